@@ -1,0 +1,1 @@
+"""Rulesets: each game the referee can run lives in its own subpackage."""

@@ -1,0 +1,370 @@
+"""A whole match: the match file of FORMAT.md, and resolving it rule by rule.
+
+:func:`parse_match` checks the file's structure (players, seed, which rounds
+have closed) and :func:`resolve` checks every order against the rules and
+applies R5-R10, returning a :class:`Resolution`. :func:`result_json` turns
+that into the exact result that ``referee resolve --json`` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import Problem, RuleError
+
+from .cards import Deck
+from .data import load_bundled_map, load_deck
+from .draft import Conflict, garnet_order, run_draft
+from .mapping import slot_totals
+from .orders import check_draft, check_placements, check_votes
+from .rafting import Step, raft_round, scores_and_control
+from .result import Elimination, elimination_candidate, token_of_life
+from .river_map import SEATS, RiverMap, parse_map
+from .seeded import default_draft, default_placements, default_votes
+
+RULESET = "rocky-river"
+PHASES = ("draft", "mapping", "rafting")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    name: str
+    garnets: int
+
+
+@dataclass(frozen=True, slots=True)
+class Defaulted:
+    """A seat that had no order when a round closed (R10)."""
+
+    phase: str
+    seat: int
+    round: int | None = None  # the rafting round, for phase "rafting"
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"phase": self.phase}
+        if self.round is not None:
+            out["round"] = self.round
+        out["seat"] = self.seat
+        return out
+
+    def sort_key(self) -> tuple[int, int, int]:
+        return (PHASES.index(self.phase), self.round or 0, self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class HostEntry:
+    phase: str
+    seat: int
+    round: int | None = None
+
+
+Orders = dict[int, Any]  # seat -> the order as written, None when the seat had none
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """A match file, structurally checked; orders are checked by :func:`resolve`."""
+
+    river: RiverMap
+    map_name: str | None  # the bundled map's name, or None for a map given inline
+    players: tuple[Player, ...]
+    seed: str
+    draft: Orders
+    placements: Orders | None  # None: the mapping round has not closed
+    votes: tuple[Orders, ...] | None  # one entry per closed rafting round
+    host_entered: tuple[HostEntry, ...] = ()
+
+    @property
+    def garnets(self) -> dict[int, int]:
+        return {p.seat: p.garnets for p in self.players}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    spec: MatchSpec
+    draft_lists: dict[int, list[str]]
+    conflicts: tuple[Conflict, ...]
+    hands: dict[int, list[str]]  # canonical order
+    placements: dict[int, dict[str, str]] | None
+    totals: dict[str, int] | None
+    path: tuple[Step, ...] | None  # None until a rafting round closed
+    scores: dict[int, int] | None
+    control: dict[int, int] | None
+    token_of_life: int | None
+    elimination: Elimination | None  # only when every rafting round closed
+    defaulted: tuple[Defaulted, ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.elimination is not None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat_key(key: str) -> int | None:
+    return int(key) if key in ("1", "2", "3") else None
+
+
+def _orders(raw: object, what: str, problems: list[Problem]) -> Orders:
+    """A ``{"1": order, "2": order, ...}`` object; a missing seat or null = no order."""
+    if not isinstance(raw, Mapping):
+        problems.append(
+            Problem("match/bad_orders", f"'{what}' must be an object keyed by seat \"1\", \"2\", \"3\"", what)
+        )
+        return dict.fromkeys(SEATS)
+    out: Orders = dict.fromkeys(SEATS)
+    for key, order in raw.items():
+        seat = _seat_key(key)
+        if seat is None:
+            problems.append(
+                Problem("match/unknown_seat", f"'{what}' has an order for seat '{key}'; seats are 1, 2, 3", what)
+            )
+            continue
+        out[seat] = order
+    return out
+
+
+def parse_match(doc: object) -> MatchSpec:
+    """Check a match file's structure (FORMAT.md); every problem is reported."""
+    if not isinstance(doc, Mapping):
+        raise RuleError.single("match/not_object", "a match file must be a JSON object")
+    problems: list[Problem] = []
+
+    def bad(code: str, message: str, field: str | None = None) -> None:
+        problems.append(Problem(code, message, field))
+
+    ruleset = doc.get("ruleset", RULESET)
+    if ruleset != RULESET:
+        bad("match/unknown_ruleset", f"ruleset {ruleset!r} is not known; this file needs '{RULESET}'", "ruleset")
+
+    river: RiverMap | None = None
+    map_name: str | None = None
+    raw_map = doc.get("map")
+    try:
+        if isinstance(raw_map, str):
+            river, map_name = load_bundled_map(raw_map), raw_map
+        elif isinstance(raw_map, Mapping):
+            river = parse_map(raw_map)
+        else:
+            bad("match/bad_map", "'map' must be a bundled map's name or a map object", "map")
+    except RuleError as exc:
+        problems.extend(exc.problems)
+
+    players = _players(doc.get("players"), bad)
+
+    seed = doc.get("seed")
+    if not isinstance(seed, str) or not seed:
+        bad("match/bad_seed", "'seed' must be a non-empty string", "seed")
+
+    if "draft" not in doc:
+        bad("match/no_draft", "'draft' is required: the draft orders, one per seat (null for none)", "draft")
+    draft = _orders(doc.get("draft", {}), "draft", problems)
+
+    placements: Orders | None = None
+    if doc.get("placements") is not None:
+        placements = _orders(doc["placements"], "placements", problems)
+
+    votes: tuple[Orders, ...] | None = None
+    raw_votes = doc.get("votes")
+    if raw_votes is not None:
+        if placements is None:
+            bad("match/votes_without_placements", "'votes' is given but 'placements' is not: mapping closes before rafting", "votes")
+        if not isinstance(raw_votes, list):
+            bad("match/bad_votes", "'votes' must be a list with one entry per closed rafting round", "votes")
+        else:
+            limit = river.segments if river is not None else None
+            if limit is not None and len(raw_votes) > limit:
+                bad("match/too_many_rounds", f"'votes' has {len(raw_votes)} rafting rounds; the map has {limit} segments", "votes")
+            votes = tuple(
+                dict.fromkeys(SEATS) if entry is None else _orders(entry, f"votes[{i}]", problems)
+                for i, entry in enumerate(raw_votes)
+            )
+
+    host_entered = _host_entered(doc.get("host_entered", []), bad)
+
+    if problems:
+        raise RuleError(problems)
+    assert river is not None and isinstance(seed, str)
+    return MatchSpec(river, map_name, players, seed, draft, placements, votes, host_entered)
+
+
+def _players(raw: object, bad: Any) -> tuple[Player, ...]:
+    if not isinstance(raw, list) or len(raw) != 3:
+        count = len(raw) if isinstance(raw, list) else "no list of"
+        bad("match/player_count", f"a match has exactly 3 players, not {count}", "players")
+        return ()
+    seen: set[int] = set()
+    players: list[Player] = []
+    for i, p in enumerate(raw):
+        where = f"players[{i}]"
+        if not isinstance(p, Mapping):
+            bad("match/bad_player", f"{where} must be an object with seat, name and garnets", where)
+            continue
+        seat, name, garnets = p.get("seat"), p.get("name"), p.get("garnets")
+        ok = True
+        if not _is_int(seat) or seat not in SEATS:
+            bad("match/bad_seat", f"{where} has seat {seat!r}; seats are 1, 2, 3", where)
+            ok = False
+        elif seat in seen:
+            bad("match/duplicate_seat", f"seat {seat} appears twice in 'players'", where)
+            ok = False
+        if not isinstance(name, str) or not name.strip():
+            bad("match/bad_name", f"{where} needs a non-empty name", where)
+            ok = False
+        if not _is_int(garnets) or garnets < 0:
+            bad("match/bad_garnets", f"{where} has garnets {garnets!r}; garnets are a whole number, 0 or more", where)
+            ok = False
+        if ok:
+            assert isinstance(seat, int) and isinstance(name, str) and isinstance(garnets, int)
+            seen.add(seat)
+            players.append(Player(seat, name, garnets))
+    return tuple(sorted(players, key=lambda p: p.seat))
+
+
+def _host_entered(raw: object, bad: Any) -> tuple[HostEntry, ...]:
+    if not isinstance(raw, list):
+        bad("match/bad_host_entered", "'host_entered' must be a list of {phase, seat} objects", "host_entered")
+        return ()
+    out: list[HostEntry] = []
+    for i, e in enumerate(raw):
+        phase = e.get("phase") if isinstance(e, Mapping) else None
+        seat = e.get("seat") if isinstance(e, Mapping) else None
+        rnd = e.get("round") if isinstance(e, Mapping) else None
+        if phase not in PHASES or not _is_int(seat) or seat not in SEATS or (rnd is not None and not _is_int(rnd)):
+            bad("match/bad_host_entered", f"host_entered[{i}] must be {{\"phase\": draft|mapping|rafting, \"seat\": 1-3}}", "host_entered")
+            continue
+        out.append(HostEntry(phase, seat, rnd))
+    return tuple(out)
+
+
+def _prefixed(exc: RuleError, what: str, field: str) -> list[Problem]:
+    return [
+        Problem(p.code, f"{what}: {p.message}", f"{field}.{p.field}" if p.field else field)
+        for p in exc.problems
+    ]
+
+
+def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
+    """Apply R5-R10 to every closed round of ``spec``; invalid orders are refused."""
+    deck = deck or load_deck()
+    river, seed = spec.river, spec.seed
+    defaulted: list[Defaulted] = []
+    problems: list[Problem] = []
+
+    # R5/R6 draft
+    lists: dict[int, list[str]] = {}
+    for seat in SEATS:
+        raw = spec.draft[seat]
+        if raw is None:
+            lists[seat] = default_draft(seed, seat, deck)
+            defaulted.append(Defaulted("draft", seat))
+            continue
+        try:
+            lists[seat] = check_draft(raw, deck)
+        except RuleError as exc:
+            problems.extend(_prefixed(exc, f"draft order of seat {seat}", f"draft.{seat}"))
+    if problems:
+        raise RuleError(problems)
+    drafted = run_draft(lists, garnet_order(spec.garnets))
+    hands = {seat: deck.sort(hand) for seat, hand in drafted.hands.items()}
+
+    # R7 mapping
+    placements: dict[int, dict[str, str]] | None = None
+    totals: dict[str, int] | None = None
+    if spec.placements is not None:
+        placements = {}
+        for seat in SEATS:
+            raw = spec.placements[seat]
+            if raw is None:
+                placements[seat] = default_placements(seed, seat, hands[seat], deck, river)
+                defaulted.append(Defaulted("mapping", seat))
+                continue
+            try:
+                placements[seat] = check_placements(raw, hands[seat], deck, river)
+            except RuleError as exc:
+                problems.extend(_prefixed(exc, f"placements of seat {seat}", f"placements.{seat}"))
+        if problems:
+            raise RuleError(problems)
+        totals = slot_totals(placements, deck, river)
+
+    # R8 rafting
+    path: list[Step] | None = None
+    scores = control = None
+    token: int | None = None
+    elimination: Elimination | None = None
+    if spec.votes is not None and totals is not None:
+        path = []
+        at: str | None = river.start
+        for r, round_votes in enumerate(spec.votes, start=1):
+            effective: dict[int, list[str]] = {}
+            for seat in SEATS:
+                raw = round_votes[seat]
+                if raw is None:
+                    effective[seat] = default_votes(seed, r, seat, river.forks_per_segment)
+                    defaulted.append(Defaulted("rafting", seat, r))
+                    continue
+                try:
+                    effective[seat] = check_votes(raw, river.forks_per_segment)
+                except RuleError as exc:
+                    problems.extend(_prefixed(exc, f"rafting round {r} votes of seat {seat}", f"votes.{r}.{seat}"))
+            if problems:
+                continue
+            assert at is not None
+            steps, at = raft_round(river, at, r, effective, totals)
+            path.extend(steps)
+        if problems:
+            raise RuleError(problems)
+        scores, control = scores_and_control(path, SEATS)
+        # R9 once every rafting round has closed
+        if len(spec.votes) == river.segments:
+            token = token_of_life(scores)
+            elimination = elimination_candidate(scores, control, spec.garnets, seed)
+
+    defaulted.sort(key=Defaulted.sort_key)
+    return Resolution(
+        spec=spec,
+        draft_lists=lists,
+        conflicts=drafted.conflicts,
+        hands=hands,
+        placements=placements,
+        totals=totals,
+        path=tuple(path) if path is not None else None,
+        scores=scores,
+        control=control,
+        token_of_life=token,
+        elimination=elimination,
+        defaulted=tuple(defaulted),
+    )
+
+
+def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
+    return {str(seat): values[seat] for seat in sorted(values)}
+
+
+def result_json(res: Resolution) -> dict[str, Any]:
+    """The result object of FORMAT.md; keys the closed rounds do not reach are absent."""
+    out: dict[str, Any] = {
+        "hands": _by_seat(res.hands),
+        "conflicts": [c.as_dict() for c in res.conflicts],
+    }
+    if res.totals is not None:
+        out["branch_totals"] = dict(res.totals)
+    if res.path is not None and res.scores is not None and res.control is not None:
+        out["path"] = [step.as_dict() for step in res.path]
+        out["scores"] = _by_seat(res.scores)
+        out["control"] = _by_seat(res.control)
+    if res.elimination is not None:
+        out["token_of_life"] = res.token_of_life
+        out["elimination_candidate"] = res.elimination.as_dict()
+    out["defaulted"] = [d.as_dict() for d in res.defaulted]
+    return out
+
+
+def resolve_document(doc: object) -> dict[str, Any]:
+    """Parse, check and resolve a match file object; the FORMAT.md result."""
+    return result_json(resolve(parse_match(doc)))

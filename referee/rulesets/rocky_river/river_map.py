@@ -1,0 +1,363 @@
+"""R3: the river map, its validation and its balance summary.
+
+:func:`parse_map` turns a map object (FORMAT.md) into an indexed, immutable
+:class:`RiverMap`, or raises a :class:`RuleError` listing every problem found.
+Everything the other rules need (a branch by id, the side lists of a fork, the
+segment of a fork) is indexed once here so that resolving never searches.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import Problem, RuleError
+
+from .cards import COLORS
+
+SEATS: tuple[int, ...] = (1, 2, 3)
+SIDES: tuple[str, ...] = ("L", "R")
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    id: str
+    color: str
+    seat: int
+    to: str | None
+    fork: str
+    side: str  # "L" or "R"
+    position: int  # 0 = inner, 1 = outer
+
+    @property
+    def outer(self) -> bool:
+        return self.position == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    id: str
+    left: tuple[Branch, ...]
+    right: tuple[Branch, ...]
+
+    def side(self, direction: str) -> tuple[Branch, ...]:
+        return self.left if direction == "L" else self.right
+
+    def branches(self) -> tuple[Branch, ...]:
+        return self.left + self.right
+
+
+@dataclass(frozen=True)
+class RiverMap:
+    name: str
+    segments: int
+    forks_per_segment: int
+    start: str
+    forks: Mapping[str, Fork]
+    branches: Mapping[str, Branch]  # in map order: forks as listed, left then right, inner first
+    depth: Mapping[str, int]  # fork id -> its 1-based number on any path from the start
+
+    @property
+    def path_length(self) -> int:
+        return self.segments * self.forks_per_segment
+
+    def segment_of(self, fork_id: str) -> int:
+        return (self.depth[fork_id] - 1) // self.forks_per_segment + 1
+
+    def branches_of_color(self, color: str) -> list[Branch]:
+        return [b for b in self.branches.values() if b.color == color]
+
+    def to_json(self) -> dict[str, Any]:
+        """The map as a FORMAT.md map object."""
+
+        def side(bs: tuple[Branch, ...]) -> list[dict[str, Any]]:
+            return [{"id": b.id, "color": b.color, "seat": b.seat, "to": b.to} for b in bs]
+
+        return {
+            "name": self.name,
+            "segments": self.segments,
+            "forks_per_segment": self.forks_per_segment,
+            "start": self.start,
+            "forks": [
+                {"id": f.id, "left": side(f.left), "right": side(f.right)}
+                for f in self.forks.values()
+            ],
+        }
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_map(doc: object) -> RiverMap:
+    """Check a map object against R3 and index it; every problem is reported."""
+    problems: list[Problem] = []
+
+    def bad(code: str, message: str, field: str | None = None) -> None:
+        problems.append(Problem(code, message, field))
+
+    if not isinstance(doc, Mapping):
+        raise RuleError.single("map/not_object", "the map must be a JSON object")
+
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip():
+        bad("map/bad_name", "the map needs a non-empty 'name' string", "name")
+        name = ""
+    counts: dict[str, int] = {}
+    for key in ("segments", "forks_per_segment"):
+        value = doc.get(key)
+        if not _is_int(value) or value < 1:
+            bad("map/bad_count", f"'{key}' must be a whole number of at least 1, not {value!r}", key)
+        else:
+            counts[key] = value
+    start = doc.get("start")
+    if not isinstance(start, str):
+        bad("map/bad_start", f"'start' must be a fork id, not {start!r}", "start")
+        start = None
+    raw_forks = doc.get("forks")
+    if not isinstance(raw_forks, list) or not raw_forks:
+        bad("map/no_forks", "'forks' must be a non-empty list of forks", "forks")
+        raise RuleError(problems)
+
+    forks: dict[str, Fork] = {}
+    branches: dict[str, Branch] = {}
+    for fi, raw_fork in enumerate(raw_forks):
+        where = f"forks[{fi}]"
+        if not isinstance(raw_fork, Mapping):
+            bad("map/bad_fork", f"{where} must be an object with id, left and right", where)
+            continue
+        fid = raw_fork.get("id")
+        if not isinstance(fid, str) or not fid:
+            bad("map/bad_fork", f"{where} needs a non-empty string 'id'", where)
+            continue
+        if fid in forks:
+            bad("map/duplicate_fork", f"fork id '{fid}' is used more than once", where)
+            continue
+        sides: dict[str, tuple[Branch, ...]] = {}
+        for side, key in zip(SIDES, ("left", "right"), strict=True):
+            raw_side = raw_fork.get(key)
+            if not isinstance(raw_side, list) or not raw_side:
+                bad("map/empty_side", f"fork '{fid}' has no branch on its {key} side", f"{where}.{key}")
+                sides[side] = ()
+                continue
+            if len(raw_side) > 2:
+                bad(
+                    "map/too_many_branches",
+                    f"fork '{fid}' has {len(raw_side)} branches on its {key} side; at most 2",
+                    f"{where}.{key}",
+                )
+            built: list[Branch] = []
+            for pos, raw_branch in enumerate(raw_side[:2]):
+                branch = _parse_branch(raw_branch, fid, side, pos, f"{where}.{key}[{pos}]", bad)
+                if branch is None:
+                    continue
+                if branch.id in branches:
+                    bad(
+                        "map/duplicate_branch",
+                        f"branch id '{branch.id}' is used more than once (again at fork '{fid}')",
+                        f"{where}.{key}[{pos}]",
+                    )
+                    continue
+                branches[branch.id] = branch
+                built.append(branch)
+            sides[side] = tuple(built)
+        forks[fid] = Fork(fid, sides["L"], sides["R"])
+
+    for b in branches.values():
+        if b.to is not None and b.to not in forks:
+            bad("map/dangling_to", f"branch '{b.id}' leads to fork '{b.to}', which does not exist")
+    if start is not None and start not in forks:
+        bad("map/bad_start", f"the start fork '{start}' does not exist", "start")
+        start = None
+
+    colors = {b.color for b in branches.values()}
+    if branches and len(colors) < 2:
+        bad(
+            "map/too_few_colors",
+            f"every slot is {'/'.join(sorted(colors))}; a map needs at least two colours so that "
+            "every card has a face that fits some slot (R7)",
+        )
+
+    depth: dict[str, int] = {}
+    cycle = _find_cycle(forks)
+    if cycle:
+        bad("map/cycle", "the river flows in a circle: " + " -> ".join(cycle))
+    if start is not None:
+        reachable = _reachable(forks, start)
+        for fid in forks:
+            if fid not in reachable:
+                bad("map/unreachable_fork", f"fork '{fid}' cannot be reached from the start '{start}'")
+        if not cycle and len(counts) == 2:
+            expected = counts["segments"] * counts["forks_per_segment"]
+            for length, path in sorted(_path_lengths(forks, start).items()):
+                if length != expected:
+                    bad(
+                        "map/path_length",
+                        f"the path {' -> '.join(path)} passes {length} forks; every path must pass "
+                        f"exactly {expected} ({counts['segments']} segments x "
+                        f"{counts['forks_per_segment']} forks)",
+                    )
+            if not problems:
+                depth = _depths(forks, start)
+
+    if problems:
+        raise RuleError(problems)
+    assert start is not None
+    return RiverMap(
+        name=name,
+        segments=counts["segments"],
+        forks_per_segment=counts["forks_per_segment"],
+        start=start,
+        forks=forks,
+        branches=branches,
+        depth=depth,
+    )
+
+
+def _parse_branch(
+    raw: object, fid: str, side: str, pos: int, where: str, bad: Any
+) -> Branch | None:
+    if not isinstance(raw, Mapping):
+        bad("map/bad_branch", f"{where} (fork '{fid}') must be an object", where)
+        return None
+    bid = raw.get("id")
+    if not isinstance(bid, str) or not bid:
+        bad("map/bad_branch", f"a branch of fork '{fid}' needs a non-empty string 'id'", where)
+        return None
+    ok = True
+    color = raw.get("color")
+    if color not in COLORS:
+        bad(
+            "map/unknown_color",
+            f"branch '{bid}' has colour {color!r}; it must be one of {', '.join(COLORS)}",
+            where,
+        )
+        ok = False
+    seat = raw.get("seat")
+    if not _is_int(seat) or seat not in SEATS:
+        bad("map/unknown_seat", f"branch '{bid}' portrays seat {seat!r}; it must be 1, 2 or 3", where)
+        ok = False
+    to = raw.get("to")
+    if to is not None and not isinstance(to, str):
+        bad("map/dangling_to", f"branch '{bid}' has 'to' {to!r}; it must be a fork id or null", where)
+        ok = False
+    if not ok:
+        return None
+    assert isinstance(color, str) and isinstance(seat, int)
+    return Branch(bid, color, seat, to if isinstance(to, str) else None, fid, side, pos)
+
+
+def _successors(fork: Fork) -> list[str]:
+    seen: list[str] = []
+    for b in fork.left + fork.right:
+        if b.to is not None and b.to not in seen:
+            seen.append(b.to)
+    return seen
+
+
+def _find_cycle(forks: Mapping[str, Fork]) -> list[str]:
+    """One cycle as a list of fork ids (first repeated at the end), or []."""
+    white, grey, black = 0, 1, 2
+    state = dict.fromkeys(forks, white)
+    for root in forks:
+        if state[root] != white:
+            continue
+        stack: list[tuple[str, list[str]]] = [(root, _successors(forks[root]))]
+        trail = [root]
+        state[root] = grey
+        while stack:
+            fid, succ = stack[-1]
+            nxt = next((s for s in succ if s in forks), None)
+            if nxt is None:
+                stack.pop()
+                trail.pop()
+                state[fid] = black
+                continue
+            succ.remove(nxt)
+            if state[nxt] == grey:
+                return [*trail[trail.index(nxt) :], nxt]
+            if state[nxt] == white:
+                state[nxt] = grey
+                trail.append(nxt)
+                stack.append((nxt, _successors(forks[nxt])))
+    return []
+
+
+def _reachable(forks: Mapping[str, Fork], start: str) -> set[str]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt in _successors(forks[todo.pop()]):
+            if nxt in forks and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _path_lengths(forks: Mapping[str, Fork], start: str) -> dict[int, list[str]]:
+    """For an acyclic map: each number of forks a path from ``start`` passes,
+    with one example path (fork ids) of that length."""
+    memo: dict[str, dict[int, list[str]]] = {}
+
+    def visit(fid: str) -> dict[int, list[str]]:
+        if fid in memo:
+            return memo[fid]
+        out: dict[int, list[str]] = {}
+        fork = forks[fid]
+        for b in fork.left + fork.right:
+            if b.to is None:
+                out.setdefault(1, [fid])
+            elif b.to in forks:
+                for length, path in visit(b.to).items():
+                    out.setdefault(length + 1, [fid, *path])
+        memo[fid] = out
+        return out
+
+    return visit(start)
+
+
+def _depths(forks: Mapping[str, Fork], start: str) -> dict[str, int]:
+    depth = {start: 1}
+    todo = [start]
+    while todo:
+        fid = todo.pop()
+        for nxt in _successors(forks[fid]):
+            if nxt not in depth:
+                depth[nxt] = depth[fid] + 1
+                todo.append(nxt)
+    return depth
+
+
+@dataclass(frozen=True)
+class Balance:
+    """How often each seat, colour and (seat, colour) pair appears on a map."""
+
+    per_seat: dict[int, int]
+    per_color: dict[str, int]
+    per_seat_color: dict[tuple[int, str], int]
+    outer_per_seat: dict[int, int]
+
+    @property
+    def balanced(self) -> bool:
+        return (
+            len(set(self.per_seat.values())) == 1
+            and len(set(self.per_color.values())) == 1
+            and len(set(self.per_seat_color.values())) == 1
+            and len(set(self.outer_per_seat.values())) == 1
+        )
+
+
+def balance(river: RiverMap) -> Balance:
+    bs = list(river.branches.values())
+    per_seat = Counter(b.seat for b in bs)
+    per_color = Counter(b.color for b in bs)
+    pair = Counter((b.seat, b.color) for b in bs)
+    outer = Counter(b.seat for b in bs if b.outer)
+    return Balance(
+        per_seat={s: per_seat[s] for s in SEATS},
+        per_color={c: per_color[c] for c in COLORS},
+        per_seat_color={(s, c): pair[(s, c)] for s in SEATS for c in COLORS},
+        outer_per_seat={s: outer[s] for s in SEATS},
+    )
