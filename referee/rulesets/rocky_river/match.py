@@ -21,7 +21,7 @@ from .mapping import slot_totals
 from .orders import check_draft, check_placements, check_votes
 from .rafting import Step, raft_round, scores_and_control
 from .result import Elimination, elimination_candidate, token_of_life
-from .river_map import SEATS, RiverMap, parse_map
+from .river_map import SEATS, RiverMap, is_int, parse_map
 from .seeded import default_draft, default_placements, default_votes
 
 RULESET = "rocky-river"
@@ -102,10 +102,6 @@ class Resolution:
         return self.elimination is not None
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _seat_key(key: str) -> int | None:
     return int(key) if key in ("1", "2", "3") else None
 
@@ -114,7 +110,11 @@ def _orders(raw: object, what: str, problems: list[Problem]) -> Orders:
     """A ``{"1": order, "2": order, ...}`` object; a missing seat or null = no order."""
     if not isinstance(raw, Mapping):
         problems.append(
-            Problem("match/bad_orders", f"'{what}' must be an object keyed by seat \"1\", \"2\", \"3\"", what)
+            Problem(
+                "match/bad_orders",
+                f'\'{what}\' must be an object keyed by seat "1", "2", "3"',
+                what,
+            )
         )
         return dict.fromkeys(SEATS)
     out: Orders = dict.fromkeys(SEATS)
@@ -122,7 +122,11 @@ def _orders(raw: object, what: str, problems: list[Problem]) -> Orders:
         seat = _seat_key(key)
         if seat is None:
             problems.append(
-                Problem("match/unknown_seat", f"'{what}' has an order for seat '{key}'; seats are 1, 2, 3", what)
+                Problem(
+                    "match/unknown_seat",
+                    f"'{what}' has an order for seat '{key}'; seats are 1, 2, 3",
+                    what,
+                )
             )
             continue
         out[seat] = order
@@ -140,7 +144,11 @@ def parse_match(doc: object) -> MatchSpec:
 
     ruleset = doc.get("ruleset", RULESET)
     if ruleset != RULESET:
-        bad("match/unknown_ruleset", f"ruleset {ruleset!r} is not known; this file needs '{RULESET}'", "ruleset")
+        bad(
+            "match/unknown_ruleset",
+            f"ruleset {ruleset!r} is not known; this file needs '{RULESET}'",
+            "ruleset",
+        )
 
     river: RiverMap | None = None
     map_name: str | None = None
@@ -162,7 +170,11 @@ def parse_match(doc: object) -> MatchSpec:
         bad("match/bad_seed", "'seed' must be a non-empty string", "seed")
 
     if "draft" not in doc:
-        bad("match/no_draft", "'draft' is required: the draft orders, one per seat (null for none)", "draft")
+        bad(
+            "match/no_draft",
+            "'draft' is required: the draft orders, one per seat (null for none)",
+            "draft",
+        )
     draft = _orders(doc.get("draft", {}), "draft", problems)
 
     placements: Orders | None = None
@@ -173,13 +185,25 @@ def parse_match(doc: object) -> MatchSpec:
     raw_votes = doc.get("votes")
     if raw_votes is not None:
         if placements is None:
-            bad("match/votes_without_placements", "'votes' is given but 'placements' is not: mapping closes before rafting", "votes")
+            bad(
+                "match/votes_without_placements",
+                "'votes' is given but 'placements' is not: mapping closes before rafting",
+                "votes",
+            )
         if not isinstance(raw_votes, list):
-            bad("match/bad_votes", "'votes' must be a list with one entry per closed rafting round", "votes")
+            bad(
+                "match/bad_votes",
+                "'votes' must be a list with one entry per closed rafting round",
+                "votes",
+            )
         else:
             limit = river.segments if river is not None else None
             if limit is not None and len(raw_votes) > limit:
-                bad("match/too_many_rounds", f"'votes' has {len(raw_votes)} rafting rounds; the map has {limit} segments", "votes")
+                bad(
+                    "match/too_many_rounds",
+                    f"'votes' has {len(raw_votes)} rafting rounds; the map has {limit} segments",
+                    "votes",
+                )
             votes = tuple(
                 dict.fromkeys(SEATS) if entry is None else _orders(entry, f"votes[{i}]", problems)
                 for i, entry in enumerate(raw_votes)
@@ -207,7 +231,7 @@ def _players(raw: object, bad: Any) -> tuple[Player, ...]:
             continue
         seat, name, garnets = p.get("seat"), p.get("name"), p.get("garnets")
         ok = True
-        if not _is_int(seat) or seat not in SEATS:
+        if not is_int(seat) or seat not in SEATS:
             bad("match/bad_seat", f"{where} has seat {seat!r}; seats are 1, 2, 3", where)
             ok = False
         elif seat in seen:
@@ -216,8 +240,12 @@ def _players(raw: object, bad: Any) -> tuple[Player, ...]:
         if not isinstance(name, str) or not name.strip():
             bad("match/bad_name", f"{where} needs a non-empty name", where)
             ok = False
-        if not _is_int(garnets) or garnets < 0:
-            bad("match/bad_garnets", f"{where} has garnets {garnets!r}; garnets are a whole number, 0 or more", where)
+        if not is_int(garnets) or garnets < 0:
+            bad(
+                "match/bad_garnets",
+                f"{where} has garnets {garnets!r}; garnets are a whole number, 0 or more",
+                where,
+            )
             ok = False
         if ok:
             assert isinstance(seat, int) and isinstance(name, str) and isinstance(garnets, int)
@@ -228,15 +256,28 @@ def _players(raw: object, bad: Any) -> tuple[Player, ...]:
 
 def _host_entered(raw: object, bad: Any) -> tuple[HostEntry, ...]:
     if not isinstance(raw, list):
-        bad("match/bad_host_entered", "'host_entered' must be a list of {phase, seat} objects", "host_entered")
+        bad(
+            "match/bad_host_entered",
+            "'host_entered' must be a list of {phase, seat} objects",
+            "host_entered",
+        )
         return ()
     out: list[HostEntry] = []
     for i, e in enumerate(raw):
         phase = e.get("phase") if isinstance(e, Mapping) else None
         seat = e.get("seat") if isinstance(e, Mapping) else None
         rnd = e.get("round") if isinstance(e, Mapping) else None
-        if phase not in PHASES or not _is_int(seat) or seat not in SEATS or (rnd is not None and not _is_int(rnd)):
-            bad("match/bad_host_entered", f"host_entered[{i}] must be {{\"phase\": draft|mapping|rafting, \"seat\": 1-3}}", "host_entered")
+        if (
+            phase not in PHASES
+            or not is_int(seat)
+            or seat not in SEATS
+            or (rnd is not None and not is_int(rnd))
+        ):
+            bad(
+                "match/bad_host_entered",
+                f'host_entered[{i}] must be {{"phase": draft|mapping|rafting, "seat": 1-3}}',
+                "host_entered",
+            )
             continue
         out.append(HostEntry(phase, seat, rnd))
     return tuple(out)
@@ -311,7 +352,11 @@ def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
                 try:
                     effective[seat] = check_votes(raw, river.forks_per_segment)
                 except RuleError as exc:
-                    problems.extend(_prefixed(exc, f"rafting round {r} votes of seat {seat}", f"votes.{r}.{seat}"))
+                    problems.extend(
+                        _prefixed(
+                            exc, f"rafting round {r} votes of seat {seat}", f"votes.{r}.{seat}"
+                        )
+                    )
             if problems:
                 continue
             assert at is not None

@@ -38,7 +38,8 @@ def check_draft(raw: object, deck: Deck) -> list[str]:
     """R5: a priority list naming every card exactly once."""
     if not isinstance(raw, list):
         raise RuleError.single(
-            "draft/not_a_list", f"a draft order is a list of all {len(deck)} cards, not {_show(raw)}"
+            "draft/not_a_list",
+            f"a draft order is a list of all {len(deck)} cards, not {_show(raw)}",
         )
     problems: list[Problem] = []
     first_at: dict[str, int] = {}
@@ -95,9 +96,7 @@ def check_placements(
         card = deck.canonical(key)
         field = str(key)
         if card is None:
-            problems.append(
-                Problem("mapping/unknown_card", f"{_show(key)} is not a card", field)
-            )
+            problems.append(Problem("mapping/unknown_card", f"{_show(key)} is not a card", field))
             continue
         field = card
         if card in written:
@@ -155,7 +154,7 @@ def check_votes(raw: object, count: int) -> list[str]:
     if not isinstance(raw, list):
         raise RuleError.single(
             "rafting/not_a_list",
-            f"a rafting order is a list of {count} directions such as [\"L\", \"R\", \"L\"], "
+            f'a rafting order is a list of {count} directions such as ["L", "R", "L"], '
             f"not {_show(raw)}",
         )
     problems: list[Problem] = []
@@ -176,11 +175,9 @@ def check_votes(raw: object, count: int) -> list[str]:
         problems.append(
             Problem(
                 "rafting/wrong_count",
-                f"a rafting order has one direction per fork of the round: {count}, "
-                f"not {len(raw)}",
+                f"a rafting order has one direction per fork of the round: {count}, not {len(raw)}",
             )
         )
     if problems:
         raise RuleError(problems)
     return out
-

@@ -78,7 +78,9 @@ def raft_round(
     return steps, fork_id
 
 
-def scores_and_control(steps: Sequence[Step], seats: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+def scores_and_control(
+    steps: Sequence[Step], seats: Sequence[int]
+) -> tuple[dict[int, int], dict[int, int]]:
     """R8/R9: points gained per portrayed seat and control per seat over ``steps``."""
     scores = dict.fromkeys(seats, 0)
     control = dict.fromkeys(seats, 0)

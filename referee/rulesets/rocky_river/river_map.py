@@ -8,10 +8,9 @@ segment of a fork) is indexed once here so that resolving never searches.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from referee.errors import Problem, RuleError
 
@@ -87,7 +86,8 @@ class RiverMap:
         }
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
+    """A JSON whole number (``true`` and ``false`` are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -108,8 +108,10 @@ def parse_map(doc: object) -> RiverMap:
     counts: dict[str, int] = {}
     for key in ("segments", "forks_per_segment"):
         value = doc.get(key)
-        if not _is_int(value) or value < 1:
-            bad("map/bad_count", f"'{key}' must be a whole number of at least 1, not {value!r}", key)
+        if not is_int(value) or value < 1:
+            bad(
+                "map/bad_count", f"'{key}' must be a whole number of at least 1, not {value!r}", key
+            )
         else:
             counts[key] = value
     start = doc.get("start")
@@ -139,7 +141,11 @@ def parse_map(doc: object) -> RiverMap:
         for side, key in zip(SIDES, ("left", "right"), strict=True):
             raw_side = raw_fork.get(key)
             if not isinstance(raw_side, list) or not raw_side:
-                bad("map/empty_side", f"fork '{fid}' has no branch on its {key} side", f"{where}.{key}")
+                bad(
+                    "map/empty_side",
+                    f"fork '{fid}' has no branch on its {key} side",
+                    f"{where}.{key}",
+                )
                 sides[side] = ()
                 continue
             if len(raw_side) > 2:
@@ -188,7 +194,10 @@ def parse_map(doc: object) -> RiverMap:
         reachable = _reachable(forks, start)
         for fid in forks:
             if fid not in reachable:
-                bad("map/unreachable_fork", f"fork '{fid}' cannot be reached from the start '{start}'")
+                bad(
+                    "map/unreachable_fork",
+                    f"fork '{fid}' cannot be reached from the start '{start}'",
+                )
         if not cycle and len(counts) == 2:
             expected = counts["segments"] * counts["forks_per_segment"]
             for length, path in sorted(_path_lengths(forks, start).items()):
@@ -236,12 +245,20 @@ def _parse_branch(
         )
         ok = False
     seat = raw.get("seat")
-    if not _is_int(seat) or seat not in SEATS:
-        bad("map/unknown_seat", f"branch '{bid}' portrays seat {seat!r}; it must be 1, 2 or 3", where)
+    if not is_int(seat) or seat not in SEATS:
+        bad(
+            "map/unknown_seat",
+            f"branch '{bid}' portrays seat {seat!r}; it must be 1, 2 or 3",
+            where,
+        )
         ok = False
     to = raw.get("to")
     if to is not None and not isinstance(to, str):
-        bad("map/dangling_to", f"branch '{bid}' has 'to' {to!r}; it must be a fork id or null", where)
+        bad(
+            "map/dangling_to",
+            f"branch '{bid}' has 'to' {to!r}; it must be a fork id or null",
+            where,
+        )
         ok = False
     if not ok:
         return None
@@ -328,36 +345,3 @@ def _depths(forks: Mapping[str, Fork], start: str) -> dict[str, int]:
                 depth[nxt] = depth[fid] + 1
                 todo.append(nxt)
     return depth
-
-
-@dataclass(frozen=True)
-class Balance:
-    """How often each seat, colour and (seat, colour) pair appears on a map."""
-
-    per_seat: dict[int, int]
-    per_color: dict[str, int]
-    per_seat_color: dict[tuple[int, str], int]
-    outer_per_seat: dict[int, int]
-
-    @property
-    def balanced(self) -> bool:
-        return (
-            len(set(self.per_seat.values())) == 1
-            and len(set(self.per_color.values())) == 1
-            and len(set(self.per_seat_color.values())) == 1
-            and len(set(self.outer_per_seat.values())) == 1
-        )
-
-
-def balance(river: RiverMap) -> Balance:
-    bs = list(river.branches.values())
-    per_seat = Counter(b.seat for b in bs)
-    per_color = Counter(b.color for b in bs)
-    pair = Counter((b.seat, b.color) for b in bs)
-    outer = Counter(b.seat for b in bs if b.outer)
-    return Balance(
-        per_seat={s: per_seat[s] for s in SEATS},
-        per_color={c: per_color[c] for c in COLORS},
-        per_seat_color={(s, c): pair[(s, c)] for s in SEATS for c in COLORS},
-        outer_per_seat={s: outer[s] for s in SEATS},
-    )
