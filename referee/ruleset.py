@@ -1,19 +1,52 @@
 """The small interface between the game-agnostic referee and one game's rules.
 
 Matches, rounds, sealed orders, deadlines and views are the same for every
-game; what differs is behind :class:`Ruleset`: which rounds a match has, how an
-order is checked, and how a match file is resolved. Rocky River Riding is the
-first ruleset (``referee.rulesets.rocky_river.ruleset``).
+game; what differs is behind :class:`Ruleset`: how a match is set up, which
+rounds it has, how an order is checked, how the closed rounds are resolved and
+what each viewer may see of a result. Rocky River Riding is the first ruleset
+(``referee.rulesets.rocky_river.ruleset``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 from referee.errors import RuleError
 
 JSON = Any
+ViewerKind = Literal["public", "seat", "host"]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: the public, one seat, or the host."""
+
+    kind: ViewerKind
+    seat: int | None = None
+
+    @classmethod
+    def public(cls) -> Viewer:
+        return cls("public")
+
+    @classmethod
+    def host(cls) -> Viewer:
+        return cls("host")
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Viewer:
+        return cls("seat", seat)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A checked match set-up: the map (as an object, and its bundled name if
+    any) and the players (``{"seat", "name", "garnets"}`` each)."""
+
+    map_doc: dict[str, Any]
+    map_name: str | None
+    players: list[dict[str, Any]]
 
 
 class Ruleset(Protocol):
@@ -21,19 +54,54 @@ class Ruleset(Protocol):
 
     name: str  # the match file's "ruleset" value, e.g. "rocky-river"
     title: str  # for people, e.g. "Rocky River Riding"
+    seats: tuple[int, ...]
 
-    def round_phases(self, document: JSON) -> list[str]:
-        """The phase of each round of a match, in order (e.g. draft, mapping, rafting...)."""
+    def check_setup(self, map_ref: JSON, players: JSON) -> Setup:
+        """Check a map (a bundled name or an object) and the players; every
+        problem is reported in one :class:`RuleError`."""
+        ...
+
+    def round_phases(self, setup: Setup) -> list[str]:
+        """The phase of each round, in order (e.g. draft, mapping, rafting, ...)."""
+        ...
+
+    def round_title(self, setup: Setup, number: int) -> str:
+        """A short name for people, e.g. "Rafting 2"."""
+        ...
+
+    def document(
+        self,
+        setup: Setup,
+        seed: str,
+        closed: Sequence[Mapping[int, JSON | None]],
+        host_entered: Sequence[Mapping[str, Any]] = (),
+    ) -> JSON:
+        """The match file for the closed rounds' orders (None: no order)."""
         ...
 
     def check_order(self, document: JSON, round_number: int, seat: int, order: JSON) -> JSON:
         """Check ``order`` for ``seat`` in round ``round_number`` (1-based) of the
-        match whose closed rounds are ``document`` (a match file); return it
-        normalised, or raise :class:`RuleError` listing every problem."""
+        match whose closed rounds are ``document``; return it normalised, or raise
+        :class:`RuleError` listing every problem."""
         ...
 
-    def resolve(self, document: JSON) -> JSON:
+    def resolve(self, document: JSON, details: bool = False) -> JSON:
         """Resolve a match file; the result object, or :class:`RuleError`."""
+        ...
+
+    def visible(
+        self,
+        result: JSON,
+        viewer: Viewer,
+        *,
+        settings: Mapping[str, Any],
+        revealed: bool,
+    ) -> JSON:
+        """The part of a detailed ``result`` that ``viewer`` may see."""
+        ...
+
+    def post(self, public_view: dict[str, Any], fmt: str) -> str:
+        """A ready-to-paste forum post ("markdown" or "bbcode") of a public view."""
         ...
 
     def summary(self, document: JSON) -> str:

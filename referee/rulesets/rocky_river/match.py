@@ -163,7 +163,7 @@ def parse_match(doc: object) -> MatchSpec:
     except RuleError as exc:
         problems.extend(exc.problems)
 
-    players = _players(doc.get("players"), bad)
+    players = parse_players(doc.get("players"), bad)
 
     seed = doc.get("seed")
     if not isinstance(seed, str) or not seed:
@@ -217,7 +217,8 @@ def parse_match(doc: object) -> MatchSpec:
     return MatchSpec(river, map_name, players, seed, draft, placements, votes, host_entered)
 
 
-def _players(raw: object, bad: Any) -> tuple[Player, ...]:
+def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
+    """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0."""
     if not isinstance(raw, list) or len(raw) != 3:
         count = len(raw) if isinstance(raw, list) else "no list of"
         bad("match/player_count", f"a match has exactly 3 players, not {count}", "players")
@@ -391,8 +392,14 @@ def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
     return {str(seat): values[seat] for seat in sorted(values)}
 
 
-def result_json(res: Resolution) -> dict[str, Any]:
-    """The result object of FORMAT.md; keys the closed rounds do not reach are absent."""
+def result_json(res: Resolution, details: bool = False) -> dict[str, Any]:
+    """The result object of FORMAT.md; keys the closed rounds do not reach are absent.
+
+    With ``details`` it also carries what the referee's views need and FORMAT.md
+    leaves out (the orders as applied, defaults included): ``draft_lists``,
+    ``placements``, ``votes`` (per closed rafting round) and ``garnet_order``.
+    Views (R11) decide who may see which key.
+    """
     out: dict[str, Any] = {
         "hands": _by_seat(res.hands),
         "conflicts": [c.as_dict() for c in res.conflicts],
@@ -407,6 +414,21 @@ def result_json(res: Resolution) -> dict[str, Any]:
         out["token_of_life"] = res.token_of_life
         out["elimination_candidate"] = res.elimination.as_dict()
     out["defaulted"] = [d.as_dict() for d in res.defaulted]
+    if details:
+        out["garnet_order"] = list(garnet_order(res.spec.garnets))
+        out["draft_lists"] = _by_seat(res.draft_lists)
+        if res.placements is not None:
+            out["placements"] = _by_seat(res.placements)
+        if res.path is not None:
+            votes: list[dict[str, list[str]]] = []
+            for step in res.path:
+                if len(votes) < step.segment:
+                    votes.append({str(seat): [] for seat in SEATS})
+                for seat, direction in step.votes:
+                    votes[step.segment - 1][str(seat)].append(direction)
+            out["votes"] = votes
+        if res.elimination is not None:
+            out["tied_on_score"] = list(res.elimination.tied_on_score)
     return out
 
 

@@ -2,39 +2,137 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.errors import RuleError
+from referee.errors import Problem, RuleError
+from referee.ruleset import Setup, Viewer
 
-from .data import load_deck
-from .match import RULESET, parse_match, resolve, result_json
+from .data import load_bundled_map, load_deck
+from .match import RULESET, parse_match, parse_players, resolve, result_json
 from .orders import check_draft, check_placements, check_votes
+from .post import forum_post
+from .river_map import SEATS, parse_map
 from .summary import summary_text
+
+# Result keys R11 makes public once the round that produces them has closed.
+PUBLIC_KEYS = (
+    "path",
+    "scores",
+    "control",
+    "votes",
+    "token_of_life",
+    "elimination_candidate",
+    "tied_on_score",
+    "defaulted",
+)
 
 
 class RockyRiver:
     name = RULESET
     title = "Rocky River Riding"
+    seats = SEATS
 
-    def round_phases(self, document: Any) -> list[str]:
-        river = parse_match({**document, "draft": {}, "placements": None, "votes": None}).river
-        return ["draft", "mapping", *["rafting"] * river.segments]
+    def check_setup(self, map_ref: Any, players: Any) -> Setup:
+        problems: list[Problem] = []
+        map_doc: dict[str, Any] = {}
+        map_name: str | None = None
+        try:
+            if isinstance(map_ref, str):
+                map_doc, map_name = load_bundled_map(map_ref).to_json(), map_ref
+            elif isinstance(map_ref, Mapping):
+                map_doc = parse_map(map_ref).to_json()
+            else:
+                problems.append(
+                    Problem("match/bad_map", "the map must be a bundled map's name or a map object")
+                )
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        checked = parse_players(players, lambda *a: problems.append(Problem(*a)))
+        if problems:
+            raise RuleError(problems)
+        return Setup(
+            map_doc=map_doc,
+            map_name=map_name,
+            players=[{"seat": p.seat, "name": p.name, "garnets": p.garnets} for p in checked],
+        )
+
+    def round_phases(self, setup: Setup) -> list[str]:
+        return ["draft", "mapping", *["rafting"] * int(setup.map_doc["segments"])]
+
+    def round_title(self, setup: Setup, number: int) -> str:
+        if number == 1:
+            return "Draft"
+        if number == 2:
+            return "Mapping"
+        return f"Rafting {number - 2}"
+
+    def document(
+        self,
+        setup: Setup,
+        seed: str,
+        closed: Sequence[Mapping[int, Any]],
+        host_entered: Sequence[Mapping[str, Any]] = (),
+    ) -> dict[str, Any]:
+        def by_seat(orders: Mapping[int, Any]) -> dict[str, Any]:
+            return {str(seat): orders.get(seat) for seat in SEATS}
+
+        doc: dict[str, Any] = {
+            "ruleset": RULESET,
+            "map": setup.map_name if setup.map_name is not None else setup.map_doc,
+            "players": setup.players,
+            "seed": seed,
+            "draft": by_seat(closed[0]) if closed else {},
+        }
+        if len(closed) >= 2:
+            doc["placements"] = by_seat(closed[1])
+            doc["votes"] = [by_seat(r) for r in closed[2:]]
+        if host_entered:
+            doc["host_entered"] = list(host_entered)
+        return doc
 
     def check_order(self, document: Any, round_number: int, seat: int, order: Any) -> Any:
         deck = load_deck()
-        phases = self.round_phases(document)
-        if not 1 <= round_number <= len(phases):
+        spec = parse_match(document)
+        rounds = 2 + spec.river.segments
+        if not 1 <= round_number <= rounds:
             raise RuleError.single("round/unknown", f"this match has no round {round_number}")
-        phase = phases[round_number - 1]
-        if phase == "draft":
+        if round_number == 1:
             return check_draft(order, deck)
-        res = resolve(parse_match(document), deck)
-        if phase == "mapping":
-            return check_placements(order, res.hands[seat], deck, res.spec.river)
-        return check_votes(order, res.spec.river.forks_per_segment)
+        res = resolve(spec, deck)
+        if round_number == 2:
+            return check_placements(order, res.hands[seat], deck, spec.river)
+        return check_votes(order, spec.river.forks_per_segment)
 
-    def resolve(self, document: Any) -> Any:
-        return result_json(resolve(parse_match(document)))
+    def resolve(self, document: Any, details: bool = False) -> Any:
+        return result_json(resolve(parse_match(document)), details=details)
+
+    def visible(
+        self,
+        result: Any,
+        viewer: Viewer,
+        *,
+        settings: Mapping[str, Any],
+        revealed: bool,
+    ) -> dict[str, Any]:
+        if not result:
+            return {}
+        if viewer.kind == "host" or revealed:
+            return dict(result)
+        out = {key: result[key] for key in PUBLIC_KEYS if key in result}
+        if settings.get("publish_totals") and "branch_totals" in result:
+            out["branch_totals"] = result["branch_totals"]
+        if viewer.kind == "seat" and viewer.seat is not None:
+            mine = str(viewer.seat)
+            out["hand"] = result["hands"][mine]
+            if "draft_lists" in result:
+                out["draft_list"] = result["draft_lists"][mine]
+            if "placements" in result:
+                out["placements"] = {mine: result["placements"][mine]}
+        return out
+
+    def post(self, public_view: dict[str, Any], fmt: str) -> str:
+        return forum_post(public_view, fmt)
 
     def summary(self, document: Any) -> str:
         return summary_text(resolve(parse_match(document)))

@@ -1,0 +1,75 @@
+"""Database tables (SQLModel). Game-agnostic: a match stores its ruleset's name,
+its setup as JSON and each round's sealed orders; the ruleset interprets them.
+
+Schema changes go through Alembic (``referee/migrations``); never create tables
+with ``SQLModel.metadata.create_all`` outside tests of the migrations.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now, as an aware UTC datetime (SQLModel stores and returns UTC)."""
+    return datetime.now(UTC)
+
+
+class Match(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(max_length=200)
+    ruleset: str = Field(max_length=40)
+    map_name: str | None = Field(default=None, max_length=100)  # a bundled map's name
+    map_doc: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    settings: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seed: str = Field(max_length=200)
+    seed_sha256: str = Field(max_length=64)
+    host_token_hash: str = Field(max_length=64, unique=True, index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    rounds_opened: int = 0  # the number of the latest round opened (0: none yet)
+    finished: bool = False
+    paused_at: datetime | None = None
+    revealed: bool = False
+    version: int = 0  # bumped by every state change, so pages can tell something moved
+
+
+class Seat(SQLModel, table=True):
+    match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=100)
+    garnets: int
+    token_hash: str = Field(max_length=64, unique=True, index=True)
+
+
+class Round(SQLModel, table=True):
+    match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
+    number: int = Field(primary_key=True)
+    phase: str = Field(max_length=40)
+    status: str = Field(default="open", max_length=10)  # "open" or "closed"
+    opened_at: datetime = Field(default_factory=utcnow)
+    deadline: datetime | None = Field(default=None, index=True)
+    closed_at: datetime | None = None
+    closed_by: str | None = Field(default=None, max_length=20)  # host, deadline, early
+    # the ruleset's full result after this round (all closed rounds); views filter it
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+
+
+class Order(SQLModel, table=True):
+    """The current sealed order of one seat in one round (the last accepted one)."""
+
+    __table_args__ = (UniqueConstraint("match_id", "round_number", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(foreign_key="match.id", index=True, max_length=32)
+    round_number: int
+    seat: int
+    payload: Any = Field(sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=64)
+    receipt: str = Field(max_length=64)
+    host_entered: bool = False
+    submitted_at: datetime = Field(default_factory=utcnow)
+    revision: int = 1  # how many times the seat sent an order this round

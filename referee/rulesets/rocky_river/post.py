@@ -1,0 +1,149 @@
+"""Ready-to-paste forum posts (Markdown or BBCode) from a *public* view (R11).
+
+The post is made only from what :func:`referee.views.view_for` gives the
+public, so it cannot contain anything sealed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~<])")
+
+
+class _Markup:
+    def __init__(self, fmt: str) -> None:
+        if fmt not in ("markdown", "bbcode"):
+            raise ValueError(fmt)
+        self.fmt = fmt
+
+    def esc(self, text: object) -> str:
+        s = str(text)
+        if self.fmt == "markdown":
+            return _MD_SPECIAL.sub(r"\\\1", s)
+        return s.replace("[", "(").replace("]", ")")
+
+    def bold(self, text: str) -> str:
+        return f"**{text}**" if self.fmt == "markdown" else f"[b]{text}[/b]"
+
+    def heading(self, text: str) -> str:
+        return f"### {text}" if self.fmt == "markdown" else f"[size=150][b]{text}[/b][/size]"
+
+    def code(self, text: str) -> str:
+        if self.fmt == "markdown":
+            fence = "``" if "`" in text else "`"
+            return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
+        return f"[font=monospace]{self.esc(text)}[/font]"
+
+    def items(self, rows: list[str]) -> list[str]:
+        if self.fmt == "markdown":
+            return [f"- {r}" for r in rows]
+        return ["[list]", *[f"[*]{r}" for r in rows], "[/list]"]
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def forum_post(view: dict[str, Any], fmt: str) -> str:
+    m = _Markup(fmt)
+    names = {p["seat"]: p["name"] for p in view["players"]}
+
+    def who(seat: int) -> str:
+        return f"{m.esc(names[seat])} (seat {seat})"
+
+    out: list[str] = []
+    out.append(m.heading(f"{m.esc(view['name'])}: {view['title']}"))
+    map_name = view["map"].get("name", view.get("map_name") or "")
+    out.append(f"Map: {m.esc(map_name)}")
+    out.append(f"Seed digest (SHA-256): {m.code(view['seed_sha256'])}")
+    out.append("")
+    out.append(m.bold("Players"))
+    out.extend(m.items([f"{who(p['seat'])}: {p['garnets']} garnets" for p in view["players"]]))
+    out.append("")
+
+    out.append(m.bold("Rounds"))
+    rows = []
+    for r in view["rounds"]:
+        line = f"{r['title']}: {r['status']}"
+        if r["status"] == "open":
+            sent = ", ".join(who(s) for s in r["submitted"]) or "nobody yet"
+            line += f", deadline {r['deadline'] or 'none'}; orders received from {sent}"
+        rows.append(line)
+    out.extend(m.items(rows))
+    if view.get("paused"):
+        out.append(m.bold("The match is paused: the clock is stopped."))
+    out.append("")
+
+    result = view.get("result") or {}
+    closed = view.get("closed_rounds", 0)
+    if closed >= 1:
+        out.append("The draft is done; each player now knows their own hand.")
+    if closed >= 2:
+        if "branch_totals" in result:
+            out.append(m.bold("Slot totals (published by the host)"))
+            out.extend(m.items([f"{b}: {_signed(v)}" for b, v in result["branch_totals"].items()]))
+        else:
+            out.append("Mapping is done; slot totals stay secret until the raft passes them.")
+    if "path" in result:
+        out.append("")
+        out.append(m.bold("The raft's path"))
+        votes = result.get("votes", [])
+        rows = []
+        within: dict[int, int] = {}
+        for step in result["path"]:
+            segment = step["segment"]
+            k = within[segment] = within.get(segment, -1) + 1
+            chosen = ""
+            if segment - 1 < len(votes):
+                round_votes = votes[segment - 1]
+                chosen = ", ".join(
+                    f"{m.esc(names[int(s)])} {round_votes[s][k]}" for s in sorted(round_votes)
+                )
+            how = "unanimous" if step["unanimous"] else "majority"
+            rows.append(
+                f"Segment {segment}, fork {m.esc(step['fork'])}: {chosen} -> {step['direction']} "
+                f"({how}), branch {m.esc(step['branch'])}: {_signed(step['points'])} for "
+                f"{who(step['seat'])}"
+            )
+        out.extend(m.items(rows))
+        out.append("")
+        out.append(m.bold("Scores"))
+        out.extend(
+            m.items(
+                [
+                    f"{who(int(s))}: {result['scores'][s]} point{'' if abs(result['scores'][s]) == 1 else 's'}, control {result['control'][s]}"
+                    for s in sorted(result["scores"])
+                ]
+            )
+        )
+    if "elimination_candidate" in result:
+        out.append("")
+        tol = result["token_of_life"]
+        out.append(
+            m.bold("Token of Life:")
+            + " "
+            + (who(tol) if tol is not None else "nobody (the highest score is shared)")
+        )
+        ec = result["elimination_candidate"]
+        out.append(
+            m.bold("Elimination Candidate: ") + f"{who(ec['seat'])}, decided by {ec['decided_by']}"
+        )
+    defaulted = result.get("defaulted", [])
+    if defaulted:
+        out.append("")
+        out.append(m.bold("Seeded default orders (no order at the deadline)"))
+        out.extend(
+            m.items(
+                [
+                    f"{d['phase']}{' round ' + str(d['round']) if 'round' in d else ''}: "
+                    f"{who(d['seat'])}"
+                    for d in defaulted
+                ]
+            )
+        )
+    if view.get("seed"):
+        out.append("")
+        out.append(f"Seed (check it against the digest above): {m.code(view['seed'])}")
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,574 @@
+"""The service layer: every state change of a match, each in one transaction.
+
+Web pages, the JSON API and the CLI are thin and call :class:`Referee`. Each
+method that changes state opens its own transaction and first locks the match
+(``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite transactions start with
+``BEGIN IMMEDIATE``), so hosts, players and ``close-due`` processes on several
+machines serialise per match: an order racing a close either lands before it or
+is refused with ``round/closed``, and closing twice resolves once.
+
+Nothing here knows the rules of a game: the match's :class:`Ruleset` checks
+orders and resolves rounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from referee.db import transaction
+from referee.errors import Problem, RuleError
+from referee.models import Match, Order, Round, Seat, utcnow
+from referee.ruleset import Ruleset, Setup, get_ruleset
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "deadline_hours": 48,  # each round's deadline, from when it opens; 0 = no deadline
+    "publish_totals": False,  # publish every slot total once mapping closes (R11)
+    "close_early": False,  # close a round as soon as every seat has an order
+}
+MAX_DEADLINE_HOURS = 24 * 60
+
+
+def new_token() -> str:
+    """A long random secret for a link (host or seat)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def receipt_for(order: Any, salt: str) -> str:
+    """The commitment of an order: SHA-256 of ``salt:canonical-json(order)``."""
+    return hashlib.sha256(f"{salt}:{canonical_json(order)}".encode()).hexdigest()
+
+
+def check_settings(raw: object) -> dict[str, Any]:
+    """Settings with defaults filled in; every problem reported."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise RuleError.single("settings/not_an_object", "'settings' must be an object")
+    problems: list[Problem] = []
+    out = dict(DEFAULT_SETTINGS)
+    for key, value in raw.items():
+        if key not in DEFAULT_SETTINGS:
+            problems.append(
+                Problem(
+                    "settings/unknown",
+                    f"unknown setting '{key}' (known: {', '.join(DEFAULT_SETTINGS)})",
+                    key,
+                )
+            )
+        elif key == "deadline_hours":
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+            if not ok or not 0 <= value <= MAX_DEADLINE_HOURS:
+                problems.append(
+                    Problem(
+                        "settings/bad_deadline",
+                        f"deadline_hours must be a number from 0 (no deadline) to "
+                        f"{MAX_DEADLINE_HOURS}, not {value!r}",
+                        key,
+                    )
+                )
+            else:
+                out[key] = value
+        elif not isinstance(value, bool):
+            problems.append(
+                Problem("settings/not_a_flag", f"'{key}' must be true or false, not {value!r}", key)
+            )
+        else:
+            out[key] = value
+    if problems:
+        raise RuleError(problems)
+    return out
+
+
+@dataclass(frozen=True)
+class Created:
+    match_id: str
+    host_token: str
+    player_tokens: dict[int, str]
+    seed_sha256: str
+
+
+@dataclass
+class MatchState:
+    """A snapshot of one match as stored: what views and posts are made from."""
+
+    match: Match
+    seats: list[Seat]
+    rounds: list[Round]  # the rounds opened so far, in order
+    orders: list[Order]
+    ruleset: Ruleset = field(repr=False)
+
+    @property
+    def setup(self) -> Setup:
+        return setup_of(self.match, self.seats)
+
+    @property
+    def phases(self) -> list[str]:
+        return self.ruleset.round_phases(self.setup)
+
+    @property
+    def open_round(self) -> Round | None:
+        if self.rounds and self.rounds[-1].status == "open":
+            return self.rounds[-1]
+        return None
+
+    @property
+    def last_closed(self) -> Round | None:
+        closed = [r for r in self.rounds if r.status == "closed"]
+        return closed[-1] if closed else None
+
+    def orders_of(self, number: int) -> dict[int, Order]:
+        return {o.seat: o for o in self.orders if o.round_number == number}
+
+
+def setup_of(match: Match, seats: list[Seat]) -> Setup:
+    return Setup(
+        map_doc=match.map_doc,
+        map_name=match.map_name,
+        players=[
+            {"seat": s.seat, "name": s.name, "garnets": s.garnets}
+            for s in sorted(seats, key=lambda s: s.seat)
+        ],
+    )
+
+
+class Referee:
+    """Every state change of every match goes through here."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    # ---- reading -------------------------------------------------------
+
+    def _load(self, session: Session, match: Match) -> MatchState:
+        seats = list(
+            session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat)))
+        )
+        rounds = list(
+            session.exec(
+                select(Round).where(Round.match_id == match.id).order_by(col(Round.number))
+            )
+        )
+        orders = list(
+            session.exec(
+                select(Order)
+                .where(Order.match_id == match.id)
+                .order_by(col(Order.round_number), col(Order.seat))
+            )
+        )
+        return MatchState(match, seats, rounds, orders, get_ruleset(match.ruleset))
+
+    def state(self, match_id: str) -> MatchState:
+        """The match as stored now (after closing its round if its deadline passed)."""
+        self.close_if_due(match_id)
+        with transaction(self.engine) as session:
+            match = session.get(Match, match_id)
+            if match is None:
+                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+            return self._load(session, match)
+
+    def find_token(self, token: str) -> tuple[str, int | None] | None:
+        """The match a secret link belongs to, and its seat (None for the host)."""
+        if not token or len(token) > 200:
+            return None
+        digest = token_hash(token)
+        with Session(self.engine) as session:
+            match = session.exec(select(Match).where(Match.host_token_hash == digest)).first()
+            if match is not None:
+                return match.id, None
+            seat = session.exec(select(Seat).where(Seat.token_hash == digest)).first()
+            if seat is not None:
+                return seat.match_id, seat.seat
+        return None
+
+    def match_ids(self) -> list[str]:
+        with Session(self.engine) as session:
+            return list(session.exec(select(Match.id).order_by(col(Match.created_at))))
+
+    # ---- creating ------------------------------------------------------
+
+    def create_match(
+        self,
+        *,
+        name: object,
+        map_ref: object,
+        players: object,
+        settings: object = None,
+        ruleset: str = "rocky-river",
+        seed: str | None = None,
+    ) -> Created:
+        rules = get_ruleset(ruleset)
+        problems: list[Problem] = []
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            problems.append(
+                Problem("match/bad_name", "the match needs a name of 1 to 200 characters", "name")
+            )
+        setup: Setup | None = None
+        try:
+            setup = rules.check_setup(map_ref, players)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        checked: dict[str, Any] = {}
+        try:
+            checked = check_settings(settings)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        for p in setup.players if setup else []:
+            if len(p["name"]) > 100:
+                problems.append(
+                    Problem(
+                        "match/bad_name", f"player name of seat {p['seat']} is over 100 characters"
+                    )
+                )
+        if problems:
+            raise RuleError(problems)
+        assert setup is not None and isinstance(name, str)
+        seed = seed or secrets.token_urlsafe(24)
+        host_token = new_token()
+        tokens = {p["seat"]: new_token() for p in setup.players}
+        match = Match(
+            id=secrets.token_hex(5),
+            name=name.strip(),
+            ruleset=rules.name,
+            map_name=setup.map_name,
+            map_doc=setup.map_doc,
+            settings=checked,
+            seed=seed,
+            seed_sha256=hashlib.sha256(seed.encode("utf-8")).hexdigest(),
+            host_token_hash=token_hash(host_token),
+            created_at=self.clock(),
+        )
+        with transaction(self.engine) as session:
+            session.add(match)
+            session.flush()
+            for p in setup.players:
+                session.add(
+                    Seat(
+                        match_id=match.id,
+                        seat=p["seat"],
+                        name=p["name"],
+                        garnets=p["garnets"],
+                        token_hash=token_hash(tokens[p["seat"]]),
+                    )
+                )
+        return Created(match.id, host_token, tokens, match.seed_sha256)
+
+    def reissue_token(self, match_id: str, seat: int | None) -> str:
+        """A new secret link for the host (seat None) or a seat; the old one stops working."""
+        token = new_token()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if seat is None:
+                match.host_token_hash = token_hash(token)
+            else:
+                row = session.get(Seat, (match_id, seat))
+                if row is None:
+                    raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+                row.token_hash = token_hash(token)
+                session.add(row)
+            match.version += 1
+            session.add(match)
+        return token
+
+    # ---- rounds --------------------------------------------------------
+
+    def _lock(self, session: Session, match_id: str) -> Match:
+        match = session.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
+        if match is None:
+            raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+        return match
+
+    def open_round(self, match_id: str, deadline: datetime | None = None) -> Round:
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            state = self._load(session, match)
+            if state.open_round is not None:
+                raise RuleError.single(
+                    "round/already_open",
+                    f"{self._title(state, state.open_round.number)} is still open; close it first",
+                )
+            number = match.rounds_opened + 1
+            if number > len(state.phases):
+                raise RuleError.single("match/finished", "every round of this match has closed")
+            deadline = self._deadline(match, now, deadline)
+            rnd = Round(
+                match_id=match.id,
+                number=number,
+                phase=state.phases[number - 1],
+                status="open",
+                opened_at=now,
+                deadline=deadline,
+            )
+            match.rounds_opened = number
+            match.version += 1
+            session.add(rnd)
+            session.add(match)
+            return rnd
+
+    def _deadline(self, match: Match, now: datetime, deadline: datetime | None) -> datetime | None:
+        if deadline is not None:
+            if deadline.tzinfo is None:
+                raise RuleError.single(
+                    "round/bad_deadline", "a deadline needs a time zone (e.g. 2026-12-01T18:00Z)"
+                )
+            if deadline <= now:
+                raise RuleError.single(
+                    "round/bad_deadline",
+                    f"the deadline {deadline.isoformat()} is not in the future",
+                )
+            return deadline
+        hours = match.settings.get("deadline_hours", 0)
+        return now + timedelta(hours=hours) if hours else None
+
+    def extend_deadline(self, match_id: str, deadline: datetime | None) -> Round:
+        """Set the open round's deadline (later or earlier, but in the future), or none."""
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            rnd = self._open_round(session, match)
+            if deadline is not None:
+                deadline = self._deadline(match, now, deadline)
+            rnd.deadline = deadline
+            match.version += 1
+            session.add_all([rnd, match])
+            return rnd
+
+    def pause(self, match_id: str) -> None:
+        """Stop the clock: no round closes by deadline until :meth:`resume`."""
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if match.paused_at is not None:
+                raise RuleError.single("match/paused", "the match is already paused")
+            if match.finished:
+                raise RuleError.single("match/finished", "the match has finished")
+            match.paused_at = self.clock()
+            match.version += 1
+            session.add(match)
+
+    def resume(self, match_id: str) -> None:
+        """Start the clock again; the open round's deadline moves by the time paused."""
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if match.paused_at is None:
+                raise RuleError.single("match/not_paused", "the match is not paused")
+            rnd = self._current(session, match)
+            if rnd is not None and rnd.status == "open" and rnd.deadline is not None:
+                rnd.deadline = rnd.deadline + (now - match.paused_at)
+                session.add(rnd)
+            match.paused_at = None
+            match.version += 1
+            session.add(match)
+
+    def _current(self, session: Session, match: Match) -> Round | None:
+        if match.rounds_opened == 0:
+            return None
+        return session.get(Round, (match.id, match.rounds_opened))
+
+    def _open_round(self, session: Session, match: Match) -> Round:
+        rnd = self._current(session, match)
+        if rnd is None or rnd.status != "open":
+            raise RuleError.single("round/closed", "no round is open for orders")
+        return rnd
+
+    def _title(self, state: MatchState, number: int) -> str:
+        return state.ruleset.round_title(state.setup, number)
+
+    # ---- orders --------------------------------------------------------
+
+    def submit_order(
+        self, match_id: str, seat: int, order: Any, *, host_entered: bool = False
+    ) -> str:
+        """Check and store ``seat``'s order for the open round; the receipt."""
+        self.close_if_due(match_id)
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            rnd = self._open_round(session, match)
+            state = self._load(session, match)
+            if seat not in state.ruleset.seats:
+                raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+            document = self._document(state, upto=rnd.number - 1)
+            normalized = state.ruleset.check_order(document, rnd.number, seat, order)
+            salt = secrets.token_hex(16)
+            receipt = receipt_for(normalized, salt)
+            row = state.orders_of(rnd.number).get(seat)
+            if row is None:
+                row = Order(
+                    match_id=match.id,
+                    round_number=rnd.number,
+                    seat=seat,
+                    revision=0,
+                    payload=normalized,
+                    salt=salt,
+                    receipt=receipt,
+                )
+            row.payload = normalized
+            row.salt = salt
+            row.receipt = receipt
+            row.host_entered = host_entered
+            row.submitted_at = now
+            row.revision += 1
+            session.add(row)
+            match.version += 1
+            session.add(match)
+            session.flush()
+            if match.settings.get("close_early") and match.paused_at is None:
+                submitted = {o.seat for o in state.orders if o.round_number == rnd.number} | {seat}
+                if submitted >= set(state.ruleset.seats):
+                    self._close(session, match, rnd, "early", now)
+            return receipt
+
+    def _document(self, state: MatchState, upto: int) -> Any:
+        """The match file of rounds 1..upto (their stored orders; None = no order)."""
+        closed: list[dict[int, Any]] = []
+        host_entered: list[dict[str, Any]] = []
+        phases = state.phases
+        for number in range(1, upto + 1):
+            orders = state.orders_of(number)
+            closed.append(
+                {
+                    seat: orders[seat].payload if seat in orders else None
+                    for seat in state.ruleset.seats
+                }
+            )
+            for seat, o in sorted(orders.items()):
+                if o.host_entered:
+                    entry: dict[str, Any] = {"phase": phases[number - 1], "seat": seat}
+                    if phases[number - 1] == "rafting":
+                        entry["round"] = number - 2
+                    host_entered.append(entry)
+        return state.ruleset.document(state.setup, state.match.seed, closed, host_entered)
+
+    # ---- closing -------------------------------------------------------
+
+    def close_round(self, match_id: str, number: int | None = None, by: str = "host") -> Round:
+        """Close the open round (or, if ``number`` has already closed, return it as
+        it was closed: closing twice resolves once)."""
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if number is not None:
+                rnd = session.get(Round, (match.id, number))
+                if rnd is not None and rnd.status == "closed":
+                    return rnd
+            rnd = self._open_round(session, match)
+            if number is not None and rnd.number != number:
+                raise RuleError.single("round/closed", f"round {number} is not the open round")
+            self._close(session, match, rnd, by, now)
+            return rnd
+
+    def _close(self, session: Session, match: Match, rnd: Round, by: str, now: datetime) -> None:
+        state = self._load(session, match)
+        document = self._document(state, upto=rnd.number)
+        rnd.result = state.ruleset.resolve(document, details=True)
+        rnd.status = "closed"
+        rnd.closed_at = now
+        rnd.closed_by = by
+        if rnd.number == len(state.phases):
+            match.finished = True
+            match.paused_at = None
+        match.version += 1
+        session.add_all([rnd, match])
+
+    def preview(self, match_id: str) -> Any:
+        """What closing the open round now would give (missing orders defaulted);
+        nothing is stored. For the host only."""
+        state = self.state(match_id)
+        rnd = state.open_round
+        if rnd is None:
+            raise RuleError.single("round/closed", "no round is open to preview")
+        return state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+
+    def close_if_due(self, match_id: str) -> bool:
+        """Close the match's open round if its deadline has passed (not while paused)."""
+        now = self.clock()
+        with transaction(self.engine) as session:
+            match = session.get(Match, match_id)
+            if match is None or match.paused_at is not None or match.finished:
+                return False
+            rnd = self._current(session, match)
+            if rnd is None or rnd.status != "open" or rnd.deadline is None or rnd.deadline > now:
+                return False
+            match = self._lock(session, match_id)
+            session.refresh(rnd)
+            if rnd.status != "open" or match.paused_at is not None:
+                return False
+            self._close(session, match, rnd, "deadline", now)
+            return True
+
+    def close_due(self) -> list[tuple[str, int]]:
+        """Close every round whose deadline has passed; safe to run from several
+        processes or machines at once (each close is locked and idempotent)."""
+        now = self.clock()
+        with Session(self.engine) as session:
+            due = list(
+                session.exec(
+                    select(Round.match_id, Round.number)
+                    .join(Match, col(Match.id) == col(Round.match_id))
+                    .where(Round.status == "open", col(Round.deadline) <= now)
+                    .where(col(Match.paused_at).is_(None))
+                )
+            )
+        closed = []
+        for match_id, number in due:
+            if self.close_if_due(match_id):
+                closed.append((match_id, number))
+        return closed
+
+    def reveal(self, match_id: str) -> None:
+        """Full reveal at the end: draft lists, hands, placements and salts become public."""
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if not match.finished:
+                raise RuleError.single(
+                    "match/not_finished", "a full reveal is possible once every round has closed"
+                )
+            match.revealed = True
+            match.version += 1
+            session.add(match)
+
+    # ---- files and checks ----------------------------------------------
+
+    def export(self, match_id: str) -> Any:
+        """The match file (FORMAT.md) of every closed round."""
+        state = self.state(match_id)
+        closed = state.last_closed
+        return self._document(state, upto=closed.number if closed else 0)
+
+    def recheck(self, match_id: str) -> list[str]:
+        """Re-resolve every closed round from its stored orders and list each
+        difference from the stored results (an erratum check); [] when none."""
+        state = self.state(match_id)
+        differences: list[str] = []
+        for rnd in state.rounds:
+            if rnd.status != "closed":
+                continue
+            again = state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+            stored = rnd.result or {}
+            for key in sorted(set(again) | set(stored)):
+                if again.get(key) != stored.get(key):
+                    was, now = json.dumps(stored.get(key)), json.dumps(again.get(key))
+                    differences.append(
+                        f"{self._title(state, rnd.number)}: '{key}' stored as {was} "
+                        f"but re-resolves to {now}"
+                    )
+        return differences

@@ -1,0 +1,76 @@
+"""Shared fixtures: the deck, the default map, a match-file builder and a CLI runner."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from referee.cli import main
+from referee.rulesets.rocky_river.cards import Deck
+from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
+from referee.rulesets.rocky_river.river_map import RiverMap
+
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN = REPO / "tests" / "golden"
+SHARED = REPO.parent / "shared" / "rocky-river"
+
+
+def _by_seat(orders: Mapping[int, Any]) -> dict[str, Any]:
+    return {str(seat): order for seat, order in orders.items()}
+
+
+def build_match(
+    *,
+    draft: Mapping[int, Any] | None = None,
+    placements: Mapping[int, Any] | None = None,
+    votes: Sequence[Mapping[int, Any] | None] | None = None,
+    garnets: Sequence[int] = (5, 5, 5),
+    seed: str = "test-seed",
+    river: Any = "three-rapids",
+) -> dict[str, Any]:
+    """A match file dict (FORMAT.md). Orders are keyed by int seat; a seat left out of
+    ``draft`` (default: all) has no order. ``placements``/``votes`` None = round not closed."""
+    doc: dict[str, Any] = {
+        "ruleset": "rocky-river",
+        "map": river,
+        "players": [
+            {"seat": seat, "name": f"P{seat}", "garnets": g}
+            for seat, g in zip((1, 2, 3), garnets, strict=True)
+        ],
+        "seed": seed,
+        "draft": _by_seat(draft or {}),
+    }
+    if placements is not None:
+        doc["placements"] = _by_seat(placements)
+    if votes is not None:
+        doc["votes"] = [None if r is None else _by_seat(r) for r in votes]
+    return doc
+
+
+def invoke_cli(args: Sequence[str]) -> Result:
+    """Run ``referee ARGS`` in-process; stdout and stderr are kept apart."""
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture(scope="session")
+def deck() -> Deck:
+    return load_deck()
+
+
+@pytest.fixture(scope="session")
+def river() -> RiverMap:
+    return load_bundled_map("three-rapids")
+
+
+@pytest.fixture(scope="session")
+def make_match() -> Callable[..., dict[str, Any]]:
+    return build_match
+
+
+@pytest.fixture(scope="session")
+def run_cli() -> Callable[[Sequence[str]], Result]:
+    return invoke_cli

@@ -1,0 +1,63 @@
+"""Golden cases: every tests/golden/*.match.json resolves to its *.expected.json.
+
+Drop a new pair into tests/golden/ and it is picked up. The golden folder must stay
+identical to the shared examples (RULES.md: any implementation must reproduce them).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import GOLDEN, REPO, SHARED
+
+MATCH_SUFFIX = ".match.json"
+EXPECTED_SUFFIX = ".expected.json"
+CASES = sorted(GOLDEN.glob(f"*{MATCH_SUFFIX}"))
+
+
+def _expected_for(match_file: Path) -> Path:
+    return match_file.with_name(match_file.name.removesuffix(MATCH_SUFFIX) + EXPECTED_SUFFIX)
+
+
+def test_golden_folder_has_cases() -> None:
+    assert CASES, f"no *{MATCH_SUFFIX} files in {GOLDEN}"
+
+
+def test_every_expected_file_has_a_match_file() -> None:
+    for expected in GOLDEN.glob(f"*{EXPECTED_SUFFIX}"):
+        stem = expected.name.removesuffix(EXPECTED_SUFFIX)
+        assert (GOLDEN / f"{stem}{MATCH_SUFFIX}").is_file(), f"{expected.name} has no match file"
+
+
+@pytest.mark.parametrize("match_file", CASES, ids=lambda p: p.name.removesuffix(MATCH_SUFFIX))
+def test_golden_case(match_file: Path, run_cli) -> None:
+    expected_file = _expected_for(match_file)
+    assert expected_file.is_file(), f"{match_file.name} has no {expected_file.name}"
+    result = run_cli(["resolve", "--file", str(match_file), "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == json.loads(expected_file.read_text(encoding="utf-8"))
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_golden_folder_matches_shared_examples() -> None:
+    examples = SHARED / "examples"
+    if not examples.is_dir():
+        pytest.skip(f"the shared rules folder {examples} does not exist beside the repository")
+    ours, theirs = _files(GOLDEN), _files(examples)
+    assert sorted(ours) == sorted(theirs), "tests/golden and the shared examples list other files"
+    differing = [name for name in ours if ours[name] != theirs[name]]
+    assert differing == [], f"these files differ from {examples}: {differing}"
+
+
+def test_bundled_map_matches_shared_map() -> None:
+    shared_map = SHARED / "maps" / "three-rapids.json"
+    if not shared_map.is_file():
+        pytest.skip(f"the shared map {shared_map} does not exist beside the repository")
+    ours = REPO / "seeds" / "maps" / "three-rapids.json"
+    assert ours.read_bytes() == shared_map.read_bytes()
