@@ -46,6 +46,10 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
+def _points(value: int) -> str:
+    return f"{value} point" if abs(value) == 1 else f"{value} points"
+
+
 def forum_post(view: dict[str, Any], fmt: str) -> str:
     m = _Markup(fmt)
     names = {p["seat"]: p["name"] for p in view["players"]}
@@ -113,7 +117,7 @@ def forum_post(view: dict[str, Any], fmt: str) -> str:
         out.extend(
             m.items(
                 [
-                    f"{who(int(s))}: {result['scores'][s]} point{'' if abs(result['scores'][s]) == 1 else 's'}, control {result['control'][s]}"
+                    f"{who(int(s))}: {_points(result['scores'][s])}, control {result['control'][s]}"
                     for s in sorted(result["scores"])
                 ]
             )
