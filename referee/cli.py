@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -15,6 +15,9 @@ from referee.ruleset import get_ruleset
 from referee.rulesets.rocky_river.balance import balance_json, balance_text
 from referee.rulesets.rocky_river.data import load_bundled_map
 from referee.rulesets.rocky_river.river_map import parse_map
+
+if TYPE_CHECKING:
+    from referee.service import Referee
 
 
 def _fail(exc: RuleError, what: str) -> NoReturn:
@@ -42,12 +45,23 @@ def main() -> None:
 
 
 @main.command("resolve")
-@click.option(
-    "--file", "file_", required=True, metavar="MATCH.json", help="A match file (FORMAT.md)."
-)
+@click.argument("match_id", required=False)
+@click.option("--file", "file_", metavar="MATCH.json", help="A match file (FORMAT.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object of FORMAT.md.")
-def resolve_cmd(file_: str, as_json: bool) -> None:
-    """Resolve a match file and print the result."""
+def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
+    """Resolve a match file, or re-check a stored match.
+
+    With --file, print the result of the match file. With MATCH_ID, resolve the
+    stored match again from its stored orders and report every difference from
+    the stored results (an erratum check): exit 0 when there is none, 1 when
+    there is.
+    """
+    if (match_id is None) == (file_ is None):
+        raise click.UsageError("give either a MATCH_ID or --file MATCH.json")
+    if match_id is not None:
+        _recheck(match_id, as_json)
+        return
+    assert file_ is not None
     doc = _read_json(file_)
     try:
         ruleset = get_ruleset(doc.get("ruleset", "rocky-river") if isinstance(doc, dict) else None)
@@ -57,6 +71,116 @@ def resolve_cmd(file_: str, as_json: bool) -> None:
             click.echo(ruleset.summary(doc), nl=False)
     except RuleError as exc:
         _fail(exc, file_)
+
+
+def _service() -> Referee:
+    from referee.db import database_url, make_engine, migrate
+    from referee.service import Referee
+
+    engine = make_engine(database_url())
+    migrate(engine)
+    return Referee(engine)
+
+
+def _recheck(match_id: str, as_json: bool) -> None:
+    svc = _service()
+    try:
+        differences = svc.recheck(match_id)
+        document = svc.export(match_id)
+    except RuleError as exc:
+        _fail(exc, f"match {match_id}")
+    if as_json:
+        click.echo(json.dumps({"match": match_id, "differences": differences}, indent=1))
+    elif differences:
+        click.echo(f"match {match_id}: {len(differences)} difference(s) from the stored results:")
+        for line in differences:
+            click.echo(f"  {line}")
+    else:
+        closed = len(document.get("votes") or []) + ("placements" in document) + 1
+        click.echo(
+            f"match {match_id}: every closed round re-resolves to its stored result "
+            f"({closed} round(s) checked)"
+        )
+    sys.exit(1 if differences else 0)
+
+
+@main.command("export")
+@click.argument("match_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here.")
+def export_cmd(match_id: str, output: str | None) -> None:
+    """Write a stored match as a match file (FORMAT.md)."""
+    try:
+        document = _service().export(match_id)
+    except RuleError as exc:
+        _fail(exc, f"match {match_id}")
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("close-due")
+def close_due_cmd() -> None:
+    """Close every round whose deadline has passed (safe from cron on several machines)."""
+    closed = _service().close_due()
+    for match_id, number in closed:
+        click.echo(f"closed round {number} of match {match_id}")
+    if not closed:
+        click.echo("no round was due")
+
+
+@main.command("demo")
+@click.option(
+    "--base-url",
+    default="http://127.0.0.1:5000",
+    show_default=True,
+    help="Where the server is reached, for the printed links.",
+)
+@click.option(
+    "--play",
+    "play",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 5),
+    help="Rounds to play and close from the bundled demo orders.",
+)
+def demo_cmd(base_url: str, play: int) -> None:
+    """Create a demo match and print its host, player and public links."""
+    from referee.demo import create_demo
+
+    svc = _service()
+    links = create_demo(svc, base_url.rstrip("/"), play)
+    for label, url in links:
+        click.echo(f"{label:<22} {url}")
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="gunicorn worker processes.",
+)
+def serve_cmd(host: str, port: int, workers: int) -> None:
+    """Start the web server (gunicorn), creating or upgrading the database first."""
+    from referee.server import serve
+
+    _service()  # creates the database and runs migrations once, before the workers start
+    click.echo(f"serving on http://{host}:{port}/ (database: {_safe_url()})", err=True)
+    serve(host, port, workers)
+
+
+def _safe_url() -> str:
+    from sqlalchemy.engine import make_url
+
+    from referee.db import database_url
+
+    return make_url(database_url()).render_as_string(hide_password=True)
 
 
 @main.group("map")

@@ -1,0 +1,223 @@
+"""The JSON API of API.md: for bots, scripts and tests. Thin: every call goes
+through :class:`referee.service.Referee` and every response about a match is
+made by :func:`referee.views.view_for`."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from referee.errors import RuleError
+from referee.jsonio import loads_strict
+from referee.ruleset import Viewer
+from referee.views import view_for
+from referee.web import referee
+from referee.web.common import parse_deadline, status_for
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _errors(exc: RuleError) -> tuple[Response, int]:
+    return jsonify({"errors": [p.as_dict() for p in exc.problems]}), status_for(exc)
+
+
+@bp.errorhandler(RuleError)
+def _refused(exc: RuleError) -> tuple[Response, int]:
+    return _errors(exc)
+
+
+def _body() -> Any:
+    """The request's JSON body, strictly parsed (repeated keys are refused)."""
+    data = request.get_data(cache=True)
+    if not data.strip():
+        return {}
+    return loads_strict(data, "the request body")
+
+
+def _object_body() -> dict[str, Any]:
+    body = _body()
+    if not isinstance(body, dict):
+        raise RuleError.single("request/not_an_object", "the request body must be a JSON object")
+    return body
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _viewer(match_id: str) -> Viewer:
+    """The caller, from its token; 401 without one, 403 with one for another match."""
+    token = _bearer()
+    if token is None:
+        raise RuleError.single(
+            "auth/unauthorized", "this needs a host or seat token: Authorization: Bearer TOKEN"
+        )
+    found = referee().find_token(token)
+    if found is None or found[0] != match_id:
+        raise RuleError.single("auth/forbidden", "this token does not give access to this match")
+    return Viewer.host() if found[1] is None else Viewer.of_seat(found[1])
+
+
+def _host(match_id: str) -> None:
+    if _viewer(match_id).kind != "host":
+        raise RuleError.single("auth/forbidden", "only the host may do this")
+
+
+@bp.post("/matches")
+def create_match() -> tuple[Response, int]:
+    admin_key = current_app.config.get("ADMIN_KEY")
+    if admin_key:
+        token = _bearer() or ""
+        if not hmac.compare_digest(token.encode(), str(admin_key).encode()):
+            raise RuleError.single(
+                "auth/unauthorized", "creating matches on this server needs the admin key"
+            )
+    body = _object_body()
+    created = referee().create_match(
+        name=body.get("name"),
+        map_ref=body.get("map"),
+        players=body.get("players"),
+        settings=body.get("settings"),
+        ruleset=body.get("ruleset", "rocky-river"),
+    )
+    return jsonify(
+        {
+            "id": created.match_id,
+            "host_token": created.host_token,
+            "player_tokens": {str(s): t for s, t in created.player_tokens.items()},
+            "seed_sha256": created.seed_sha256,
+        }
+    ), 201
+
+
+@bp.get("/matches/<match_id>")
+def public_view(match_id: str) -> Response:
+    return jsonify(view_for(referee().state(match_id), Viewer.public()))
+
+
+@bp.get("/matches/<match_id>/me")
+def my_view(match_id: str) -> Response:
+    viewer = _viewer(match_id)
+    return jsonify(view_for(referee().state(match_id), viewer))
+
+
+@bp.post("/matches/<match_id>/rounds/open")
+def open_round(match_id: str) -> Response:
+    _host(match_id)
+    body = _object_body()
+    deadline = parse_deadline(body["deadline"]) if body.get("deadline") is not None else None
+    referee().open_round(match_id, deadline)
+    return jsonify(view_for(referee().state(match_id), Viewer.host()))
+
+
+@bp.put("/matches/<match_id>/orders")
+def put_order(match_id: str) -> Response:
+    viewer = _viewer(match_id)
+    body = _object_body()
+    seat = viewer.seat
+    host_entered = viewer.kind == "host"
+    if host_entered:
+        seat = body.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RuleError.single(
+                "order/no_seat", 'the host enters an order for a player with {"seat": n, ...}'
+            )
+    kinds = [k for k in ("draft", "placements", "votes") if k in body]
+    if len(kinds) != 1:
+        raise RuleError.single(
+            "order/bad_body",
+            "send exactly one of draft, placements or votes (the open round's kind of order)",
+        )
+    state = referee().state(match_id)
+    rnd = state.open_round
+    if rnd is not None:
+        expected = {"draft": "draft", "mapping": "placements", "rafting": "votes"}.get(rnd.phase)
+        if expected != kinds[0]:
+            raise RuleError.single(
+                "order/wrong_phase",
+                f"the open round is {rnd.phase}: send '{expected}', not '{kinds[0]}'",
+            )
+    assert seat is not None
+    receipt = referee().submit_order(match_id, seat, body[kinds[0]], host_entered=host_entered)
+    return jsonify({"accepted": True, "receipt": receipt})
+
+
+@bp.post("/matches/<match_id>/rounds/close")
+def close_round(match_id: str) -> Response:
+    _host(match_id)
+    body = _object_body()
+    number = body.get("round")
+    rnd = referee().close_round(match_id, number if isinstance(number, int) else None)
+    view = view_for(referee().state(match_id), Viewer.public())
+    return jsonify({"round": rnd.number, "closed_by": rnd.closed_by, "result": view["result"]})
+
+
+@bp.post("/matches/<match_id>/rounds/deadline")
+def set_deadline(match_id: str) -> Response:
+    _host(match_id)
+    body = _object_body()
+    raw = body.get("deadline")
+    referee().extend_deadline(match_id, parse_deadline(raw) if raw is not None else None)
+    return jsonify(view_for(referee().state(match_id), Viewer.host()))
+
+
+@bp.post("/matches/<match_id>/pause")
+def pause(match_id: str) -> Response:
+    _host(match_id)
+    referee().pause(match_id)
+    return jsonify(view_for(referee().state(match_id), Viewer.host()))
+
+
+@bp.post("/matches/<match_id>/resume")
+def resume(match_id: str) -> Response:
+    _host(match_id)
+    referee().resume(match_id)
+    return jsonify(view_for(referee().state(match_id), Viewer.host()))
+
+
+@bp.get("/matches/<match_id>/preview")
+def preview(match_id: str) -> Response:
+    _host(match_id)
+    return jsonify({"preview": referee().preview(match_id)})
+
+
+@bp.post("/matches/<match_id>/reveal")
+def reveal(match_id: str) -> Response:
+    _host(match_id)
+    referee().reveal(match_id)
+    return jsonify(view_for(referee().state(match_id), Viewer.public()))
+
+
+@bp.post("/matches/<match_id>/tokens")
+def reissue(match_id: str) -> Response:
+    _host(match_id)
+    body = _object_body()
+    who = body.get("seat")
+    if who is not None and (not isinstance(who, int) or isinstance(who, bool)):
+        raise RuleError.single(
+            "seat/unknown", f"seat must be 1, 2 or 3 (or null for the host), not {who!r}"
+        )
+    token = referee().reissue_token(match_id, who)
+    return jsonify({"seat": who, "token": token})
+
+
+@bp.get("/matches/<match_id>/export")
+def export(match_id: str) -> Response:
+    _host(match_id)
+    return jsonify(referee().export(match_id))
+
+
+@bp.get("/matches/<match_id>/post")
+def post(match_id: str) -> Response:
+    fmt = request.args.get("format", "markdown")
+    if fmt not in ("markdown", "bbcode"):
+        raise RuleError.single("post/bad_format", f"format must be markdown or bbcode, not '{fmt}'")
+    state = referee().state(match_id)
+    text = state.ruleset.post(view_for(state, Viewer.public()), fmt)
+    return jsonify({"format": fmt, "post": text})

@@ -1,0 +1,43 @@
+"""Helpers the blueprints share: error statuses, token look-up, deadlines."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from referee.errors import RuleError
+
+# HTTP status of a refusal, by its code (anything else is 422: the input breaks a rule)
+STATUS_BY_CODE = {
+    "auth/unauthorized": 401,
+    "auth/forbidden": 403,
+    "match/not_found": 404,
+    "round/closed": 409,
+    "round/already_open": 409,
+    "match/finished": 409,
+    "match/not_finished": 409,
+    "match/paused": 409,
+    "match/not_paused": 409,
+}
+
+
+def status_for(exc: RuleError) -> int:
+    return max(STATUS_BY_CODE.get(p.code, 422) for p in exc.problems)
+
+
+def parse_deadline(raw: object) -> datetime:
+    """An ISO-8601 date-time with a time zone (``Z`` accepted), in UTC."""
+    if not isinstance(raw, str):
+        raise RuleError.single(
+            "round/bad_deadline", f"a deadline is an ISO-8601 date-time string, not {raw!r}"
+        )
+    try:
+        value = datetime.fromisoformat(raw.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise RuleError.single(
+            "round/bad_deadline", f"'{raw}' is not an ISO-8601 date-time such as 2026-12-01T18:00Z"
+        ) from None
+    if value.tzinfo is None:
+        raise RuleError.single(
+            "round/bad_deadline", f"the deadline '{raw}' needs a time zone, e.g. 2026-12-01T18:00Z"
+        )
+    return value.astimezone(UTC)
