@@ -339,7 +339,7 @@ def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
     scores = control = None
     token: int | None = None
     elimination: Elimination | None = None
-    if spec.votes is not None and totals is not None:
+    if spec.votes and totals is not None:  # once at least one rafting round has closed
         path = []
         at: str | None = river.start
         for r, round_votes in enumerate(spec.votes, start=1):

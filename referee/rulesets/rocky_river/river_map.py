@@ -125,6 +125,8 @@ def parse_map(doc: object) -> RiverMap:
 
     forks: dict[str, Fork] = {}
     branches: dict[str, Branch] = {}
+    targets: list[tuple[str, str]] = []  # (branch id, the fork it leads to), as written
+    colors: set[str] = set()
     for fi, raw_fork in enumerate(raw_forks):
         where = f"forks[{fi}]"
         if not isinstance(raw_fork, Mapping):
@@ -155,8 +157,18 @@ def parse_map(doc: object) -> RiverMap:
                     f"{where}.{key}",
                 )
             built: list[Branch] = []
-            for pos, raw_branch in enumerate(raw_side[:2]):
-                branch = _parse_branch(raw_branch, fid, side, pos, f"{where}.{key}[{pos}]", bad)
+            # every branch written is checked, even one too many or with a repeated id,
+            # so that one problem never hides another
+            for pos, raw_branch in enumerate(raw_side):
+                branch = _parse_branch(
+                    raw_branch, fid, side, min(pos, 1), f"{where}.{key}[{pos}]", bad
+                )
+                if isinstance(raw_branch, Mapping):
+                    bid, to, color = (raw_branch.get(k) for k in ("id", "to", "color"))
+                    if isinstance(bid, str) and isinstance(to, str):
+                        targets.append((bid, to))
+                    if color in COLORS:
+                        colors.add(color)
                 if branch is None:
                     continue
                 if branch.id in branches:
@@ -166,20 +178,20 @@ def parse_map(doc: object) -> RiverMap:
                         f"{where}.{key}[{pos}]",
                     )
                     continue
-                branches[branch.id] = branch
-                built.append(branch)
+                if pos < 2:
+                    branches[branch.id] = branch
+                    built.append(branch)
             sides[side] = tuple(built)
         forks[fid] = Fork(fid, sides["L"], sides["R"])
 
-    for b in branches.values():
-        if b.to is not None and b.to not in forks:
-            bad("map/dangling_to", f"branch '{b.id}' leads to fork '{b.to}', which does not exist")
+    for bid, to in targets:
+        if to not in forks:
+            bad("map/dangling_to", f"branch '{bid}' leads to fork '{to}', which does not exist")
     if start is not None and start not in forks:
         bad("map/bad_start", f"the start fork '{start}' does not exist", "start")
         start = None
 
-    colors = {b.color for b in branches.values()}
-    if branches and len(colors) < 2:
+    if colors and len(colors) < 2:
         bad(
             "map/too_few_colors",
             f"every slot is {'/'.join(sorted(colors))}; a map needs at least two colours so that "

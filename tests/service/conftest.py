@@ -1,0 +1,108 @@
+"""Fixtures for tests that need a database: each runs on SQLite and on PostgreSQL.
+
+PostgreSQL is reached at REFEREE_TEST_POSTGRES_URL (default: the local server at
+127.0.0.1:5432, user postgres, database test). Each test gets a fresh schema
+there, dropped afterwards. When no PostgreSQL server answers, the PostgreSQL
+variant of each test is skipped with a message saying so; the SQLite variant
+always runs.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import Engine, create_engine, text
+
+from referee.db import make_engine, migrate
+from referee.service import Referee
+from referee.web import create_app
+
+POSTGRES_URL = os.environ.get(
+    "REFEREE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+_pg_error: str | None = None
+_pg_checked = False
+
+
+def _postgres_available() -> str | None:
+    """None when PostgreSQL answers, else why not."""
+    global _pg_error, _pg_checked
+    if not _pg_checked:
+        _pg_checked = True
+        try:
+            probe = create_engine(POSTGRES_URL, connect_args={"connect_timeout": 3})
+            with probe.connect() as conn:
+                conn.execute(text("select 1"))
+            probe.dispose()
+        except Exception as exc:  # any failure to connect means: not reachable
+            _pg_error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+    return _pg_error
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'referee.db'}"
+        return
+    error = _postgres_available()
+    if error is not None:
+        pytest.skip(f"no PostgreSQL server reachable at {POSTGRES_URL} ({error})")
+    schema = f"t_{secrets.token_hex(6)}"
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in POSTGRES_URL else "?"
+    yield f"{POSTGRES_URL}{sep}options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    eng = make_engine(db_url)
+    migrate(eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def svc(engine: Engine) -> Referee:
+    return Referee(engine)
+
+
+@pytest.fixture
+def app(db_url: str, tmp_path: Path) -> Iterator[Flask]:
+    application = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": db_url,
+            "SECRET_KEY": "test-secret",
+        }
+    )
+    yield application
+    application.extensions["referee"].engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+PLAYERS: list[dict[str, Any]] = [
+    {"seat": 1, "name": "Ana", "garnets": 7},
+    {"seat": 2, "name": "Bo", "garnets": 5},
+    {"seat": 3, "name": "Cy", "garnets": 5},
+]
