@@ -4,7 +4,8 @@ PostgreSQL is reached at REFEREE_TEST_POSTGRES_URL (default: the local server at
 127.0.0.1:5432, user postgres, database test). Each test gets a fresh schema
 there, dropped afterwards. When no PostgreSQL server answers, the PostgreSQL
 variant of each test is skipped with a message saying so; the SQLite variant
-always runs.
+always runs. CI sets REFEREE_REQUIRE_POSTGRES=1, which turns that skip into a
+failure, so a CI run can never pass without having tested PostgreSQL.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     error = _postgres_available()
     if error is not None:
-        pytest.skip(f"no PostgreSQL server reachable at {POSTGRES_URL} ({error})")
+        message = f"no PostgreSQL server reachable at {POSTGRES_URL} ({error})"
+        if os.environ.get("REFEREE_REQUIRE_POSTGRES"):
+            pytest.fail(message + "; REFEREE_REQUIRE_POSTGRES is set, so this is a failure")
+        pytest.skip(message)
     schema = f"t_{secrets.token_hex(6)}"
     admin = create_engine(POSTGRES_URL)
     with admin.begin() as conn:
