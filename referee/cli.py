@@ -64,7 +64,9 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     assert file_ is not None
     doc = _read_json(file_)
     try:
-        ruleset = get_ruleset(doc.get("ruleset", "rocky-river") if isinstance(doc, dict) else None)
+        # a file that is not an object is refused by the ruleset's own reader
+        name = doc.get("ruleset", "rocky-river") if isinstance(doc, dict) else "rocky-river"
+        ruleset = get_ruleset(name)
         if as_json:
             click.echo(json.dumps(ruleset.resolve(doc), indent=1))
         else:

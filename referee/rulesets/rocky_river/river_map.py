@@ -327,24 +327,36 @@ def _reachable(forks: Mapping[str, Fork], start: str) -> set[str]:
 
 def _path_lengths(forks: Mapping[str, Fork], start: str) -> dict[int, list[str]]:
     """For an acyclic map: each number of forks a path from ``start`` passes,
-    with one example path (fork ids) of that length."""
+    with one example path (fork ids) of that length. Iterative, so a long map
+    cannot exhaust the stack."""
+    order: list[str] = []  # forks reachable from start, each after all its successors
+    state: dict[str, bool] = {}  # False: being visited, True: done
+    stack: list[tuple[str, list[str]]] = [(start, _successors(forks[start]))]
+    state[start] = False
+    while stack:
+        fid, succ = stack[-1]
+        while succ and (succ[-1] not in forks or succ[-1] in state):
+            succ.pop()
+        if succ:
+            nxt = succ.pop()
+            state[nxt] = False
+            stack.append((nxt, _successors(forks[nxt])))
+        else:
+            stack.pop()
+            state[fid] = True
+            order.append(fid)
     memo: dict[str, dict[int, list[str]]] = {}
-
-    def visit(fid: str) -> dict[int, list[str]]:
-        if fid in memo:
-            return memo[fid]
+    for fid in order:
         out: dict[int, list[str]] = {}
         fork = forks[fid]
         for b in fork.left + fork.right:
             if b.to is None:
                 out.setdefault(1, [fid])
-            elif b.to in forks:
-                for length, path in visit(b.to).items():
+            elif b.to in memo:
+                for length, path in memo[b.to].items():
                     out.setdefault(length + 1, [fid, *path])
         memo[fid] = out
-        return out
-
-    return visit(start)
+    return memo[start]
 
 
 def _depths(forks: Mapping[str, Fork], start: str) -> dict[str, int]:
