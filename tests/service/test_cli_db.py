@@ -1,0 +1,106 @@
+"""The CLI commands that work on the database: demo, export, resolve MATCH_ID, close-due."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from referee.cli import main
+from referee.models import Round, utcnow
+from referee.rulesets.rocky_river import resolve_document
+from referee.service import Referee
+
+from .conftest import PLAYERS
+
+
+@pytest.fixture
+def cli(db_url: str, engine: Engine, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.setenv("REFEREE_DATABASE_URL", db_url)
+    return CliRunner()
+
+
+def test_demo_prints_working_links_and_export_resolves(cli: CliRunner, svc: Referee) -> None:
+    out = cli.invoke(main, ["demo", "--play", "5", "--base-url", "http://example.test:8000"])
+    assert out.exit_code == 0, out.output
+    links = dict(re.findall(r"^(.+?)\s{2,}(\S+)$", out.output, re.M))
+    host = links["host (keep private)"]
+    assert host.startswith("http://example.test:8000/host/")
+    token = host.rsplit("/", 1)[1]
+    found = svc.find_token(token)
+    assert found is not None and found[1] is None
+    match_id = found[0]
+    assert links["public page"].endswith(f"/matches/{match_id}")
+    for seat in (1, 2, 3):
+        url = next(v for k, v in links.items() if k.startswith(f"seat {seat} "))
+        assert svc.find_token(url.rsplit("/", 1)[1]) == (match_id, seat)
+    assert svc.state(match_id).match.finished
+
+    exported = cli.invoke(main, ["export", match_id])
+    assert exported.exit_code == 0
+    document = json.loads(exported.output)
+    stored = svc.state(match_id).rounds[-1].result
+    assert stored is not None
+    result = resolve_document(document)
+    assert {k: stored[k] for k in result} == result
+
+    checked = cli.invoke(main, ["resolve", match_id])
+    assert checked.exit_code == 0
+    assert "5 round(s) checked" in checked.output
+
+
+def test_demo_without_play_opens_the_draft(cli: CliRunner, svc: Referee) -> None:
+    assert cli.invoke(main, ["demo"]).exit_code == 0
+    state = svc.state(svc.match_ids()[0])
+    assert state.open_round is not None and state.open_round.phase == "draft"
+
+
+def test_resolve_match_id_reports_an_erratum(cli: CliRunner, svc: Referee, engine: Engine) -> None:
+    assert cli.invoke(main, ["demo", "--play", "2"]).exit_code == 0
+    match_id = svc.match_ids()[0]
+    with Session(engine) as session:
+        rnd = session.exec(select(Round).where(Round.match_id == match_id, Round.number == 2)).one()
+        assert rnd.result is not None
+        changed = dict(rnd.result)
+        totals = dict(changed["branch_totals"])
+        totals["1L"] += 1
+        changed["branch_totals"] = totals
+        rnd.result = changed
+        session.add(rnd)
+        session.commit()
+    out = cli.invoke(main, ["resolve", match_id])
+    assert out.exit_code == 1
+    assert "Mapping: 'branch_totals'" in out.output
+    as_json = cli.invoke(main, ["resolve", match_id, "--json"])
+    assert json.loads(as_json.output)["differences"]
+
+
+def test_unknown_match_is_a_clear_error(cli: CliRunner) -> None:
+    for args in (["export", "nope"], ["resolve", "nope"]):
+        out = cli.invoke(main, args)
+        assert out.exit_code == 2
+        assert "[match/not_found]" in out.stderr
+        assert "Traceback" not in out.output + out.stderr
+
+
+def test_resolve_needs_exactly_one_source(cli: CliRunner) -> None:
+    assert cli.invoke(main, ["resolve"]).exit_code == 2
+    assert cli.invoke(main, ["resolve", "abc", "--file", "x.json"]).exit_code == 2
+
+
+def test_close_due_closes_past_deadlines(cli: CliRunner, engine: Engine) -> None:
+    past = Referee(engine, clock=lambda: utcnow() - timedelta(hours=3))
+    mid = past.create_match(
+        name="m", map_ref="three-rapids", players=PLAYERS, settings={"deadline_hours": 1}
+    ).match_id
+    past.open_round(mid)
+    out = cli.invoke(main, ["close-due"])
+    assert out.exit_code == 0
+    assert f"closed round 1 of match {mid}" in out.output
+    again = cli.invoke(main, ["close-due"])
+    assert "no round was due" in again.output
