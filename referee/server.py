@@ -30,5 +30,8 @@ def serve(host: str, port: int, workers: int) -> None:
             "workers": workers,
             "accesslog": "-",
             "timeout": 60,
+            # several servers may run on one machine (tests, benchmarks): no shared
+            # control socket in the home folder
+            "control_socket_disable": True,
         }
     ).run()

@@ -35,6 +35,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "close_early": False,  # close a round as soon as every seat has an order
 }
 MAX_DEADLINE_HOURS = 24 * 60
+MAX_GARNETS = 1_000_000_000
 
 
 def new_token() -> str:
@@ -235,6 +236,14 @@ class Referee:
                 problems.append(
                     Problem(
                         "match/bad_name", f"player name of seat {p['seat']} is over 100 characters"
+                    )
+                )
+            if p["garnets"] > MAX_GARNETS:  # the database stores a 32-bit integer
+                problems.append(
+                    Problem(
+                        "match/bad_garnets",
+                        f"garnets of seat {p['seat']} must be at most {MAX_GARNETS}, "
+                        f"not {p['garnets']}",
                     )
                 )
         if problems:

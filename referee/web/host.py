@@ -1,7 +1,371 @@
-"""Web pages for the host."""
+"""Web pages for the host: the dashboard behind the private host link and its
+actions (open a round, change its deadline, pause and resume, enter an order
+for a player, preview, close, reveal, re-issue a link), the forum post and the
+export of the match file.
+
+Every action is a CSRF-protected POST that calls the service and then shows
+the dashboard again; a refusal is shown on the dashboard with every problem,
+keeping what the host typed.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-bp = Blueprint("host", __name__)
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm
+from forms.orders import choices
+from referee.errors import Problem, RuleError
+from referee.ruleset import Viewer
+from referee.views import view_for
+from referee.web import referee
+from referee.web.common import status_for
+from referee.web.player import order_form, submit
+from referee.web.public import (
+    POST_FORMATS,
+    form_problems,
+    group_problems,
+    match_context,
+    now,
+    refused,
+)
+
+bp = Blueprint("host", __name__, url_prefix="/host")
+
+NOT_FOUND = "This link does not open anything. If you re-issued your host link, use the new one."
+# order content the preview leaves out: the host never reads a sealed order (R11)
+SEALED_KEYS = ("draft_lists", "placements", "votes")
+
+
+@bp.errorhandler(RuleError)
+def _refused(exc: RuleError) -> tuple[str, int]:
+    return refused(exc)
+
+
+def match_of(token: str) -> str:
+    """The match of a host's secret link; 404 (revealing nothing) otherwise."""
+    found = referee().find_token(token)
+    if found is None or found[1] is not None:
+        abort(404, description=NOT_FOUND)
+    return found[0]
+
+
+def _parse_utc(text: str) -> datetime:
+    """A date and time typed by the host, read as UTC unless it names a zone."""
+    try:
+        value = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", text.replace(" ", "T", 1)))
+    except ValueError:
+        raise RuleError.single(
+            "round/bad_deadline",
+            f"'{text}' is not a date and time such as 2026-12-01T18:00Z",
+            "deadline",
+        ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def _deadline_from(form: Any) -> datetime | None:
+    """The deadline a form asks for: a date and time, or hours from now (None: neither)."""
+    text = (form.deadline.data or "").strip()
+    hours = (form.hours.data or "").strip()
+    if text and hours:
+        raise RuleError.single(
+            "round/bad_deadline", "give a deadline or a number of hours, not both", "deadline"
+        )
+    if hours:
+        try:
+            value = float(hours)
+        except ValueError:
+            value = -1.0
+        if not 0 < value <= 24 * 366:
+            raise RuleError.single(
+                "round/bad_deadline",
+                f"hours from now must be a number above 0, not '{hours}'",
+                "hours",
+            )
+        return now() + timedelta(hours=value)
+    if text:
+        return _parse_utc(text)
+    return None
+
+
+def _field_of(p: Problem) -> str:
+    if p.field in ("deadline", "hours", "who"):
+        return p.field
+    if p.code == "round/bad_deadline":
+        return "deadline"
+    return ""
+
+
+def _dashboard(
+    token: str,
+    match_id: str,
+    *,
+    action: str | None = None,
+    exc: RuleError | None = None,
+    forms: dict[str, Any] | None = None,
+) -> ResponseReturnValue:
+    state = referee().state(match_id)
+    view = view_for(state, Viewer.host())
+    context = match_context(view)
+    forms = forms or {}
+    reissue = forms.get("reissue") or ReissueForm(formdata=None)
+    reissue.who.choices = choices(
+        [("host", "Host (this dashboard)")]
+        + [(str(s), f"Seat {s}: {name}") for s, name in context["names"].items()]
+    )
+    problems = list(exc.problems) if exc is not None else []
+    return render_template(
+        "host/dashboard.html",
+        token=token,
+        action=action,
+        problems=problems,
+        errors=group_problems(problems, _field_of),
+        open_form=forms.get("open") or OpenRoundForm(formdata=None),
+        deadline_form=forms.get("deadline") or DeadlineForm(formdata=None),
+        reissue_form=reissue,
+        action_form=ActionForm(formdata=None),
+        public_url=url_for("public.match_page", match_id=match_id, _external=True),
+        **context,
+    ), status_for(exc) if exc is not None else 200
+
+
+def _done(token: str, message: str) -> ResponseReturnValue:
+    flash(message, "notice")
+    return redirect(url_for("host.dashboard", token=token))
+
+
+def _checked(form: Any) -> None:
+    if not form.validate():
+        raise RuleError(form_problems(form))
+
+
+@bp.get("/<token>")
+def dashboard(token: str) -> ResponseReturnValue:
+    return _dashboard(token, match_of(token))
+
+
+@bp.post("/<token>/open")
+def open_round(token: str) -> ResponseReturnValue:
+    match_id = match_of(token)
+    form = OpenRoundForm()
+    try:
+        _checked(form)
+        rnd = referee().open_round(match_id, _deadline_from(form))
+    except RuleError as exc:
+        return _dashboard(token, match_id, action="open", exc=exc, forms={"open": form})
+    state = referee().state(match_id)
+    title = state.ruleset.round_title(state.setup, rnd.number)
+    return _done(token, f"{title} is open for orders.")
+
+
+@bp.post("/<token>/deadline")
+def deadline(token: str) -> ResponseReturnValue:
+    match_id = match_of(token)
+    form = DeadlineForm()
+    try:
+        _checked(form)
+        if form.no_deadline.data:
+            if (form.deadline.data or "").strip() or (form.hours.data or "").strip():
+                raise RuleError.single(
+                    "round/bad_deadline",
+                    "choose a new deadline or no deadline, not both",
+                    "deadline",
+                )
+            referee().extend_deadline(match_id, None)
+            return _done(token, "The open round has no deadline now.")
+        when = _deadline_from(form)
+        if when is None:
+            raise RuleError.single(
+                "round/bad_deadline",
+                "give the new deadline, a number of hours from now, or tick 'No deadline'",
+                "deadline",
+            )
+        rnd = referee().extend_deadline(match_id, when)
+    except RuleError as exc:
+        return _dashboard(token, match_id, action="deadline", exc=exc, forms={"deadline": form})
+    shown = rnd.deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if rnd.deadline else "none"
+    return _done(token, f"The open round's deadline is now {shown}.")
+
+
+def _simple(token: str, action: str, call: Any, message: str) -> ResponseReturnValue:
+    """A button's action: ``call(match_id)``, then ``message`` (formatted with
+    what the call returned as ``{0}``)."""
+    match_id = match_of(token)
+    try:
+        _checked(ActionForm())
+        returned = call(match_id)
+    except RuleError as exc:
+        return _dashboard(token, match_id, action=action, exc=exc)
+    return _done(token, message.format(returned))
+
+
+@bp.post("/<token>/pause")
+def pause(token: str) -> ResponseReturnValue:
+    return _simple(
+        token, "pause", referee().pause, "The match is paused: no round closes by its deadline."
+    )
+
+
+@bp.post("/<token>/resume")
+def resume(token: str) -> ResponseReturnValue:
+    return _simple(
+        token,
+        "pause",
+        referee().resume,
+        "The match is running again; the open round's deadline moved by the time paused.",
+    )
+
+
+@bp.post("/<token>/close")
+def close(token: str) -> ResponseReturnValue:
+    def call(match_id: str) -> str:
+        rnd = referee().close_round(match_id)
+        state = referee().state(match_id)
+        return state.ruleset.round_title(state.setup, rnd.number)
+
+    return _simple(token, "close", call, "{0} is closed and resolved; its results are below.")
+
+
+@bp.post("/<token>/reveal")
+def reveal(token: str) -> ResponseReturnValue:
+    return _simple(
+        token,
+        "reveal",
+        referee().reveal,
+        "Full reveal: draft lists, hands, placements and receipts' salts are now public.",
+    )
+
+
+@bp.post("/<token>/preview")
+def preview(token: str) -> ResponseReturnValue:
+    match_id = match_of(token)
+    try:
+        _checked(ActionForm())
+        result = referee().preview(match_id)
+    except RuleError as exc:
+        return _dashboard(token, match_id, action="close", exc=exc)
+    state = referee().state(match_id)
+    view = view_for(state, Viewer.host())
+    context = match_context(view)
+    shown = {k: v for k, v in result.items() if k not in SEALED_KEYS}
+    if "votes" in result:  # the votes of rafting rounds already closed are no secret
+        shown["votes"] = result["votes"][: max(view["closed_rounds"] - 2, 0)]
+    known = {step["branch"]: step["points"] for step in shown.get("path", [])}
+    passed = set(known)
+    known.update(shown.get("branch_totals", {}))
+    rnd = context["open_round"]
+    closed = rnd["number"] if rnd is not None else view["closed_rounds"]
+    context.update(
+        view={**view, "closed_rounds": closed}, result=shown, known_totals=known, passed=passed
+    )
+    return render_template("host/preview.html", token=token, **context)
+
+
+@bp.route("/<token>/order/<int:seat>", methods=["GET", "POST"])
+def enter_order(token: str, seat: int) -> ResponseReturnValue:
+    match_id = match_of(token)
+    state = referee().state(match_id)
+    if seat not in state.ruleset.seats:
+        abort(404, description="This match has no such seat.")
+    view = view_for(state, Viewer.host())
+    context = match_context(view)
+    exc: RuleError | None = None
+    if request.method == "POST":
+        built, receipt, exc = submit(match_id, view, context, seat, host=True)
+        if exc is None and built is not None:
+            return _done(
+                token,
+                f"Order for {context['names'][seat]} in {built.round['title']} recorded as "
+                f"entered by the host. Receipt: {receipt}.",
+            )
+        if built is None or (exc is not None and exc.codes == ["round/closed"]):
+            return _dashboard(token, match_id, action="order", exc=exc)
+    else:
+        built = order_form(view, context, seat)
+    rnd = context["open_round"]
+    receipts = rnd.get("receipts", {}) if rnd else {}
+    return render_template(
+        "host/order.html",
+        token=token,
+        seat=seat,
+        order=built,
+        problems=list(exc.problems) if exc is not None else [],
+        existing=receipts.get(str(seat)),
+        **context,
+    ), status_for(exc) if exc is not None else 200
+
+
+@bp.post("/<token>/reissue")
+def reissue(token: str) -> ResponseReturnValue:
+    match_id = match_of(token)
+    form = ReissueForm()
+    try:
+        _checked(form)
+        who = form.who.data
+        if who not in ("host", "1", "2", "3"):
+            raise RuleError.single(
+                "seat/unknown", "choose the host or a seat whose link to re-issue", "who"
+            )
+        seat = None if who == "host" else int(who)
+        new = referee().reissue_token(match_id, seat)
+    except RuleError as exc:
+        return _dashboard(token, match_id, action="reissue", exc=exc, forms={"reissue": form})
+    state = referee().state(match_id)
+    view = view_for(state, Viewer.host())
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    if seat is None:
+        url = url_for("host.dashboard", token=new, _external=True)
+        label = "your host link"
+        dashboard_url = url
+    else:
+        url = url_for("player.play", token=new, _external=True)
+        label = f"the link of seat {seat} ({names[seat]})"
+        dashboard_url = url_for("host.dashboard", token=token)
+    return render_template(
+        "host/reissued.html",
+        view=view,
+        url=url,
+        label=label,
+        seat=seat,
+        dashboard_url=dashboard_url,
+    )
+
+
+@bp.get("/<token>/post")
+def post(token: str) -> ResponseReturnValue:
+    match_id = match_of(token)
+    fmt = request.args.get("format", "markdown")
+    if fmt not in POST_FORMATS:
+        exc = RuleError.single(
+            "post/bad_format", f"format must be markdown or bbcode, not '{fmt}'", "format"
+        )
+        return _dashboard(token, match_id, action="post", exc=exc)
+    state = referee().state(match_id)
+    public = view_for(state, Viewer.public())
+    return render_template(
+        "host/post.html",
+        token=token,
+        view=public,
+        fmt=fmt,
+        formats=POST_FORMATS,
+        text=state.ruleset.post(public, fmt),
+    )
+
+
+@bp.get("/<token>/export")
+def export(token: str) -> Response:
+    match_id = match_of(token)
+    doc = referee().export(match_id)
+    body = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{match_id}.match.json"'},
+    )

@@ -1,0 +1,35 @@
+"""The host's small action forms on the dashboard."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectField, StringField
+
+
+def _strip(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
+class ActionForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
+    """A button that changes something (pause, close, reveal, ...): only the CSRF token."""
+
+
+class OpenRoundForm(FlaskForm):  # type: ignore[misc]
+    """Open the next round, with the match's default deadline or one given here."""
+
+    deadline = StringField("Deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[_strip])
+    hours = StringField("or hours from now", filters=[_strip])
+
+
+class DeadlineForm(FlaskForm):  # type: ignore[misc]
+    """Change the open round's deadline (later or earlier), or remove it."""
+
+    deadline = StringField("New deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[_strip])
+    hours = StringField("or hours from now", filters=[_strip])
+    no_deadline = BooleanField("No deadline (the round closes only when you close it)")
+
+
+class ReissueForm(FlaskForm):  # type: ignore[misc]
+    """A new secret link for the host or one seat; the old link stops working."""
+
+    who = SelectField("Link to re-issue", validate_choice=False)
