@@ -86,8 +86,11 @@ class OrderForm:
         from_text = self.phase == "draft" and bool((self.form.ranking_text.data or "").strip())
         for p in problems:
             key = ""
-            if p.field is not None and p.code.startswith("draft/"):
-                key = "ranking_text" if from_text else f"ranking-{p.field}"
+            if from_text and p.code.startswith("draft/"):
+                # typed text: every draft problem (missing cards too) concerns the text box
+                key = "ranking_text"
+            elif p.field is not None and p.code.startswith("draft/"):
+                key = f"ranking-{p.field}"
             elif p.field is not None and p.code.startswith("mapping/"):
                 key = place_field(p.field) if p.field in self.hand else ""
             elif p.field is not None and p.code.startswith("rafting/"):
