@@ -12,8 +12,9 @@ import click
 from referee.errors import RuleError
 from referee.jsonio import loads_strict
 from referee.ruleset import get_ruleset
+from referee.rulesets.rocky_river.audit import fairness_text, map_fairness
 from referee.rulesets.rocky_river.balance import balance_json, balance_text
-from referee.rulesets.rocky_river.data import load_bundled_map
+from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
 from referee.rulesets.rocky_river.river_map import parse_map
 
 if TYPE_CHECKING:
@@ -185,6 +186,30 @@ def _safe_url() -> str:
     return make_url(database_url()).render_as_string(hide_password=True)
 
 
+@main.command("audit")
+@click.argument("match_id", required=False)
+@click.option("--file", "file_", metavar="MATCH.json", help="A match file (FORMAT.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON.")
+def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
+    """The best each seat could have done (OR-Tools CP-SAT), for a match file or a
+    stored match, up to its last closed round."""
+    from referee.rulesets.rocky_river.audit import audit_document, audit_text
+
+    if (match_id is None) == (file_ is None):
+        raise click.UsageError("give either a MATCH_ID or --file MATCH.json")
+    what = file_ or f"match {match_id}"
+    try:
+        document = _read_json(file_) if file_ else _service().export(str(match_id))
+        report = audit_document(document)
+    except RuleError as exc:
+        _fail(exc, what)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=1))
+        return
+    names = {int(p["seat"]): str(p["name"]) for p in document["players"]}  # checked by resolve
+    click.echo(audit_text(report, names), nl=False)
+
+
 @main.group("map")
 def map_group() -> None:
     """River maps."""
@@ -206,7 +231,8 @@ def map_check(file_: str, as_json: bool) -> None:
             river = parse_map(_read_json(file_))
     except RuleError as exc:
         _fail(exc, f"the map {file_}")
+    fairness = map_fairness(river, load_deck())
     if as_json:
-        click.echo(json.dumps(balance_json(river), indent=1))
+        click.echo(json.dumps({**balance_json(river), "fairness": fairness.as_dict()}, indent=1))
     else:
-        click.echo(balance_text(river), nl=False)
+        click.echo(balance_text(river) + "\n" + fairness_text(fairness), nl=False)

@@ -104,3 +104,18 @@ def test_close_due_closes_past_deadlines(cli: CliRunner, engine: Engine) -> None
     assert f"closed round 1 of match {mid}" in out.output
     again = cli.invoke(main, ["close-due"])
     assert "no round was due" in again.output
+
+
+def test_audit_of_a_stored_match(cli: CliRunner, svc: Referee) -> None:
+    assert cli.invoke(main, ["demo", "--play", "5"]).exit_code == 0
+    match_id = svc.match_ids()[0]
+    out = cli.invoke(main, ["audit", match_id, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    stored = svc.state(match_id).rounds[-1].result
+    assert stored is not None
+    for seat in ("1", "2", "3"):
+        assert data["seats"][seat]["actual"] == stored["scores"][seat]
+    assert data["rafting_rounds"] == 3
+    missing = cli.invoke(main, ["audit", "nope"])
+    assert missing.exit_code == 2 and "[match/not_found]" in missing.stderr
