@@ -210,6 +210,24 @@ def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     click.echo(audit_text(report, names), nl=False)
 
 
+@main.command("bench")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--quick", is_flag=True, help="Fewer repetitions (a rough figure in seconds).")
+def bench_cmd(as_json: bool, quick: bool) -> None:
+    """Measure the engine and the audits on this machine."""
+    from referee.bench import audit_bench, engine_bench
+
+    figures = {
+        **engine_bench(matches=300 if quick else 3000),
+        **audit_bench(matches=3 if quick else 20),
+    }
+    if as_json:
+        click.echo(json.dumps(figures, indent=1))
+    else:
+        for key, value in figures.items():
+            click.echo(f"{key:<24} {value}")
+
+
 @main.group("map")
 def map_group() -> None:
     """River maps."""

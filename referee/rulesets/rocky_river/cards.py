@@ -55,7 +55,8 @@ class Deck:
         """
         if not isinstance(name, str):
             return None
-        return self._names.get(_fold(name))
+        exact = self._names.get(name)  # fast path: canonical ids as written
+        return exact if exact is not None else self._names.get(_fold(name))
 
     def sort(self, ids: Iterable[str]) -> list[str]:
         """``ids`` in canonical card order (A..Z, AS)."""
