@@ -55,3 +55,12 @@ def test_map_check_reports_fairness(run_cli) -> None:  # type: ignore[no-untyped
     data = json.loads(run_cli(["map", "check", "three-rapids", "--json"]).stdout)
     assert data["fairness"]["favoured"] is None
     assert data["fairness"]["seats"]["2"] == {"low": -45, "high": 78}
+
+
+def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli(["bench", "--quick", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["resolve_matches"] == 300 and data["resolve_matches_per_s"] > 0
+    assert data["audit_matches"] == 3
+    assert 0 < data["audit_seconds_median"] <= data["audit_seconds_max"]
