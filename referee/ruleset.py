@@ -100,8 +100,21 @@ class Ruleset(Protocol):
         """The part of a detailed ``result`` that ``viewer`` may see."""
         ...
 
-    def post(self, public_view: dict[str, Any], fmt: str) -> str:
-        """A ready-to-paste forum post ("markdown" or "bbcode") of a public view."""
+    def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
+        """A ready-to-paste forum post ("markdown" or "bbcode") of a public view.
+        With ``base_url`` (the server's absolute address, e.g. ``https://host/``)
+        it also embeds the public pictures (``/matches/<id>/map.png`` and
+        ``results.png``)."""
+        ...
+
+    def map_svg(self, view: dict[str, Any]) -> str:
+        """The match's map as an SVG document, showing only what ``view`` (made by
+        :func:`referee.views.view_for` for one viewer) carries."""
+        ...
+
+    def results_svg(self, view: dict[str, Any]) -> str | None:
+        """The standings and score chart of ``view`` as an SVG document, or None
+        while there is nothing to draw yet."""
         ...
 
     def summary(self, document: JSON) -> str:

@@ -7,13 +7,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+apt_install() {
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -q && apt-get install -y -q "$@"
+  else
+    sudo apt-get update -q && sudo apt-get install -y -q "$@"
+  fi
+}
+
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Debian's chromium for the browser tests"
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -q && apt-get install -y -q chromium
-  else
-    sudo apt-get update -q && sudo apt-get install -y -q chromium
-  fi
+  apt_install chromium
+fi
+if ! ldconfig -p | grep 'libcairo\.so\.2' >/dev/null; then
+  echo "== installing libcairo2 and fonts for the PNG pictures (cairosvg)"
+  apt_install libcairo2 fonts-dejavu-core
 fi
 
 echo "== installing the project"

@@ -4,6 +4,7 @@
   forum post;
 - ``host``: the host's dashboard and actions behind the private host link;
 - ``player``: a seat's page and order forms behind its private link;
+- ``pictures``: the public map and results pictures (SVG and PNG) for forums;
 - ``api``: the JSON API of API.md.
 
 Every blueprint is thin: it reads input, calls :class:`referee.service.Referee`
@@ -67,11 +68,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from referee.web import api, host, player, public
+    from referee.web import api, host, pictures, player, public
 
     app.register_blueprint(public.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(player.bp)
+    app.register_blueprint(pictures.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 

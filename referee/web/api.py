@@ -219,5 +219,5 @@ def post(match_id: str) -> Response:
     if fmt not in ("markdown", "bbcode"):
         raise RuleError.single("post/bad_format", f"format must be markdown or bbcode, not '{fmt}'")
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt)
+    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=request.url_root)
     return jsonify({"format": fmt, "post": text})

@@ -11,6 +11,7 @@ STATUS_BY_CODE = {
     "auth/unauthorized": 401,
     "auth/forbidden": 403,
     "match/not_found": 404,
+    "picture/not_yet": 404,
     "round/closed": 409,
     "round/already_open": 409,
     "match/finished": 409,

@@ -355,7 +355,7 @@ def post(token: str) -> ResponseReturnValue:
         view=public,
         fmt=fmt,
         formats=POST_FORMATS,
-        text=state.ruleset.post(public, fmt),
+        text=state.ruleset.post(public, fmt, base_url=request.url_root),
     )
 
 

@@ -18,12 +18,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 
 from forms.match import CreateMatchForm
 from forms.orders import choices
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
-from referee.ruleset import Viewer
+from referee.ruleset import Viewer, get_ruleset
 from referee.rulesets.rocky_river.balance import balance_json
 from referee.rulesets.rocky_river.data import DEFAULT_MAP, bundled_map_names, load_deck
 from referee.rulesets.rocky_river.data import load_bundled_map as _load_bundled_map
@@ -176,6 +177,8 @@ def match_context(view: dict[str, Any]) -> dict[str, Any]:
     passed = set(known_totals)
     known_totals.update(result.get("branch_totals", {}))
     river = map_info(view["map"], names)
+    rules = get_ruleset(view["ruleset"])
+    results_svg = rules.results_svg(view)
     return {
         "view": view,
         "names": names,
@@ -188,6 +191,9 @@ def match_context(view: dict[str, Any]) -> dict[str, Any]:
         "known_totals": known_totals,
         "passed": passed,
         "segments": list(range(1, river["segments"] + 1)),
+        # pictures drawn from this view only; the ruleset escapes every text in them
+        "map_picture": Markup(rules.map_svg(view)),
+        "results_picture": Markup(results_svg) if results_svg is not None else None,
     }
 
 
@@ -413,5 +419,5 @@ def post(match_id: str) -> ResponseReturnValue:
             "post/bad_format", f"format must be markdown or bbcode, not '{fmt}'", "format"
         )
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt)
+    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=request.url_root)
     return Response(text, mimetype="text/plain")

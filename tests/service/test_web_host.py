@@ -450,8 +450,9 @@ def test_forum_post_page(client: FlaskClient, svc: Referee) -> None:
     state = svc.state(links.match_id)
     for fmt in ("markdown", "bbcode"):
         html = page(client, f"{links.host}/post?format={fmt}")
-        text = state.ruleset.post(view_for(state, Viewer.public()), fmt)
+        text = state.ruleset.post(view_for(state, Viewer.public()), fmt, "http://localhost/")
         assert f'readonly spellcheck="false">{esc(text)}</textarea>' in html
+        assert f"http://localhost/matches/{links.match_id}/map.png" in text
         assert "data-hand-card" not in html
     assert "[b]Players[/b]" in page(client, f"{links.host}/post?format=bbcode")
     r = client.get(f"{links.host}/post?format=html")

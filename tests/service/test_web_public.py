@@ -381,7 +381,10 @@ def test_forum_post_as_plain_text(client: FlaskClient, svc: Referee) -> None:
     for fmt in ("markdown", "bbcode"):
         r = client.get(f"/matches/{links['id']}/post?format={fmt}")
         assert r.status_code == 200 and r.mimetype == "text/plain"
-        assert r.get_data(as_text=True) == state.ruleset.post(view_for(state, Viewer.public()), fmt)
+        public = view_for(state, Viewer.public())
+        text = r.get_data(as_text=True)
+        assert text == state.ruleset.post(public, fmt, base_url="http://localhost/")
+        assert f"http://localhost/matches/{links['id']}/map.png" in text  # the map picture
     r = client.get(f"/matches/{links['id']}/post?format=pdf")
     assert r.status_code == 422
     assert "format must be markdown or bbcode, not &#39;pdf&#39;" in r.get_data(as_text=True)

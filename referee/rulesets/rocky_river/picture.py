@@ -24,11 +24,12 @@ COLOR_STYLE = {
 }
 PATH_COLOR = "#111827"
 BOX_W, BOX_H, GAP = 118, 62, 10
+CARD_ROW = 22  # extra box height for a row of the viewer's own cards
 SLOT = BOX_W + GAP
 FORK_R = 17
-ROW_H = 178
+ROW_H = 182
 SEG_GAP = 34
-LEFT = 96  # room for segment labels
+LEFT = 32  # a margin (segment labels sit above their first row of branches)
 TOP = 74
 BLOCK_W = 4 * SLOT + 24
 # horizontal offset of each branch box from its fork, by (side, position)
@@ -44,6 +45,7 @@ class MapLayer:
     path: Sequence[Mapping[str, object]] = ()  # passed steps (FORMAT.md path entries)
     votes: Sequence[Mapping[str, Sequence[str]]] = ()  # per closed rafting round
     cards: Mapping[str, Sequence[str]] = field(default_factory=dict)  # branch -> own cards text
+    # e.g. {"4RR": ["J +5", "T +5"]}: drawn as small cards in a row under the total
     title: str = ""
 
 
@@ -92,7 +94,7 @@ class _Layout:
     end_y: float
 
 
-def _layout(river: RiverMap) -> _Layout:
+def _layout(river: RiverMap, row_h: float = ROW_H) -> _Layout:
     rows: dict[int, list[str]] = {}
     for fid in river.forks:  # map order within a row
         rows.setdefault(river.depth[fid], []).append(fid)
@@ -101,19 +103,22 @@ def _layout(river: RiverMap) -> _Layout:
     forks: dict[str, tuple[float, float]] = {}
     for depth, ids in rows.items():
         segment = (depth - 1) // river.forks_per_segment
-        y = TOP + (depth - 1) * ROW_H + segment * SEG_GAP
+        y = TOP + (depth - 1) * row_h + segment * SEG_GAP
         span = len(ids) * BLOCK_W
         x0 = LEFT + (widest * BLOCK_W - span) / 2
         for i, fid in enumerate(ids):
             forks[fid] = (x0 + (i + 0.5) * BLOCK_W, y)
-    last = TOP + (river.path_length - 1) * ROW_H + (river.segments - 1) * SEG_GAP
-    end_y = last + ROW_H
+    last = TOP + (river.path_length - 1) * row_h + (river.segments - 1) * SEG_GAP
+    end_y = last + row_h
     return _Layout(forks, width, end_y + 40, end_y)
 
 
 def map_svg(river: RiverMap, layer: MapLayer) -> str:
     """The river map as a standalone SVG document."""
-    lay = _layout(river)
+    extra = CARD_ROW if layer.cards else 0  # room for the viewer's own cards
+    box_h = BOX_H + extra
+    row_h = ROW_H + extra
+    lay = _layout(river, row_h)
     passed = {str(step["branch"]) for step in layer.path}
     chosen: dict[str, list[str]] = {}  # fork -> "Ana L" texts, for passed forks
     within: dict[int, int] = {}
@@ -140,8 +145,8 @@ def map_svg(river: RiverMap, layer: MapLayer) -> str:
     # segment bands and their boundaries
     for segment in range(1, river.segments + 1):
         first = (segment - 1) * river.forks_per_segment
-        y0 = TOP + first * ROW_H + (segment - 1) * SEG_GAP - 40
-        y1 = y0 + river.forks_per_segment * ROW_H
+        y0 = TOP + first * row_h + (segment - 1) * SEG_GAP - 40
+        y1 = y0 + river.forks_per_segment * row_h
         fill = "#eef3f8" if segment % 2 else "#f7f9fc"
         out.append(
             f'<rect x="8" y="{y0:.0f}" width="{lay.width - 16:.0f}" height="{y1 - y0:.0f}" '
@@ -192,14 +197,16 @@ def map_svg(river: RiverMap, layer: MapLayer) -> str:
             else:
                 tx, ty = lay.width / 2, lay.end_y
                 end = f"{tx:.0f},{ty:.0f}"
-            mid = top + BOX_H + 20
+            mid = top + box_h + 20
             arrow = ' marker-end="url(#arrow)"' if on_path else ""
             edges.append(
-                f'<path d="M{bx:.0f},{top + BOX_H:.0f} C{bx:.0f},{mid:.0f} {tx:.0f},{mid:.0f} '
+                f'<path d="M{bx:.0f},{top + box_h:.0f} C{bx:.0f},{mid:.0f} {tx:.0f},{mid:.0f} '
                 f'{end}" fill="none" {stroke}{arrow}/>'
             )
             boxes.append(
-                _branch_box(b.id, b.color, b.seat, b.side, b.position, bx, top, layer, on_path)
+                _branch_box(
+                    b.id, b.color, b.seat, b.side, b.position, bx, top, box_h, layer, on_path
+                )
             )
     out.extend(edges)
     out.extend(boxes)
@@ -232,6 +239,7 @@ def _branch_box(
     position: int,
     cx: float,
     top: float,
+    box_h: float,
     layer: MapLayer,
     on_path: bool,
 ) -> str:
@@ -241,15 +249,13 @@ def _branch_box(
     total = layer.totals.get(bid)
     where = f"{'left' if side == 'L' else 'right'} {'outer' if position else 'inner'}"
     lines = [f"{_short(bid, 6)} {color}", _short(who)]
-    if bid in layer.cards:
-        lines.append(_short(" ".join(layer.cards[bid]), 17))
-    elif total is not None:
-        lines.append(f"total {_signed(total)}")
-    else:
-        lines.append("total ?")
+    lines.append(f"total {_signed(total)}" if total is not None else "total ?")
+    own = list(layer.cards.get(bid, ()))
     title = f"Branch {bid}: {where}, {color} slot, portrays {who} (seat {seat})"
     if total is not None:
         title += f", total {_signed(total)}"
+    if own:
+        title += f", your cards here: {', '.join(own)}"
     if on_path:
         title += ", passed by the raft"
     stroke = (
@@ -261,9 +267,9 @@ def _branch_box(
         f'<g class="branch{" passed" if on_path else ""}" data-branch={_attr(bid)} '
         f"data-color={_attr(color)} data-seat={_attr(seat)}>",
         f"<title>{_text(title)}</title>",
-        f'<rect class="box" x="{x:.0f}" y="{top:.0f}" width="{BOX_W}" height="{BOX_H}" rx="7" '
-        f'fill="{tint}" {stroke}/>',
-        f'<rect x="{x:.0f}" y="{top:.0f}" width="12" height="{BOX_H}" rx="4" '
+        f'<rect class="box" x="{x:.0f}" y="{top:.0f}" width="{BOX_W}" height="{box_h:.0f}" '
+        f'rx="7" fill="{tint}" {stroke}/>',
+        f'<rect x="{x:.0f}" y="{top:.0f}" width="12" height="{box_h:.0f}" rx="4" '
         f'fill="url(#pat-{color})"/>',
     ]
     for i, line in enumerate(lines):
@@ -272,8 +278,34 @@ def _branch_box(
             f'<text x="{x + 18:.0f}" y="{top + 18 + i * 17:.0f}" font-size="13"{weight} '
             f'fill="#111827">{_text(line)}</text>'
         )
+    if own:
+        parts.append(_card_row(own, x + 18, top + BOX_H - 2, x + BOX_W - 4))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _card_row(cards: Sequence[str], x: float, y: float, right: float) -> str:
+    """The viewer's own cards on a branch, as small white cards side by side; what
+    does not fit is counted ("+2")."""
+    out = ['<g class="own-cards">']
+    for i, text in enumerate(cards):
+        width = 7 * len(text) + 8
+        rest = len(cards) - i
+        if x + width > right - (0 if rest == 1 else 22):
+            out.append(
+                f'<text x="{x + 2:.0f}" y="{y + 14:.0f}" font-size="12" font-weight="bold" '
+                f'fill="#111827">+{rest}</text>'
+            )
+            break
+        out.append(
+            f'<rect class="own-card" x="{x:.0f}" y="{y:.0f}" width="{width}" height="19" rx="3" '
+            'fill="#ffffff" stroke="#111827" stroke-width="1.2"/>'
+            f'<text x="{x + 4:.0f}" y="{y + 14:.0f}" font-size="12" font-weight="bold" '
+            f'fill="#111827">{_text(text)}</text>'
+        )
+        x += width + 4
+    out.append("</g>")
+    return "".join(out)
 
 
 # chart styles per seat: colour, dash pattern and marker, so lines differ without colour
@@ -296,10 +328,15 @@ def _marker(shape: str, x: float, y: float, color: str) -> str:
 
 
 def score_chart_svg(
-    names: Mapping[int, str], per_round: Sequence[Mapping[int, int]], rounds: int
+    names: Mapping[int, str],
+    per_round: Sequence[Mapping[int, int]],
+    rounds: int,
+    *,
+    at: tuple[float, float] | None = None,
 ) -> str:
     """Cumulative scores after each closed rafting round (``per_round[i]``: seat ->
-    score after round i+1), for ``rounds`` rafting rounds in all."""
+    score after round i+1), for ``rounds`` rafting rounds in all. With ``at`` (x, y)
+    it is placed there inside a larger picture."""
     width, height = 560, 300
     left, right, top, bottom = 56, 150, 24, 46
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -316,8 +353,9 @@ def score_chart_svg(
     def py(v: float) -> float:
         return top + plot_h * (high - v) / (high - low)
 
+    where = f'x="{at[0]:.0f}" y="{at[1]:.0f}" ' if at is not None else ""
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" {where}viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" '
         'aria-label="Scores after each rafting round" '
         'font-family="DejaVu Sans, Verdana, sans-serif" class="score-chart">',
@@ -343,6 +381,15 @@ def score_chart_svg(
             f'<text x="{px(i):.0f}" y="{height - 18}" text-anchor="middle" font-size="12">'
             f"{label}</text>"
         )
+    # the name labels at the lines' ends, moved apart when scores are equal or close
+    label_y: dict[int, float] = {}
+    ends = {seat: py(per_round[-1].get(seat, 0) if per_round else 0) for seat in names}
+    below = -1e9
+    for seat in sorted(ends, key=lambda s: (ends[s], s)):
+        below = label_y[seat] = max(ends[seat], below + 16)
+    overflow = max(label_y.values(), default=0) - (height - bottom + 4)
+    for seat in label_y:
+        label_y[seat] -= max(0, overflow)
     for seat in sorted(names):
         color, dash, shape = SEAT_STYLE.get(seat, ("#334155", "", "circle"))
         points = [(px(0), py(0))] + [
@@ -359,8 +406,14 @@ def score_chart_svg(
         )
         out.extend(_marker(shape, x, y, color) for x, y in points)
         lx, ly = points[-1]
+        ty = label_y[seat]
+        if abs(ty - ly) > 1:  # a moved label points to its line's end
+            out.append(
+                f'<line x1="{lx + 6:.0f}" y1="{ly:.0f}" x2="{lx + 12:.0f}" y2="{ty:.0f}" '
+                f'stroke="{color}" stroke-width="1.5"/>'
+            )
         out.append(
-            f'<text x="{lx + 10:.0f}" y="{ly + 4:.0f}" font-size="13" fill="{color}">'
+            f'<text x="{lx + 14:.0f}" y="{ty + 4:.0f}" font-size="13" fill="{color}">'
             f"{_text(name)} {_signed(last)}</text></g>"
         )
     out.append("</svg>")

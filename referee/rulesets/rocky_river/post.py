@@ -1,7 +1,9 @@
 """Ready-to-paste forum posts (Markdown or BBCode) from a *public* view (R11).
 
 The post is made only from what :func:`referee.views.view_for` gives the
-public, so it cannot contain anything sealed.
+public, so it cannot contain anything sealed. Given the server's address it
+also embeds the public pictures (the map, and the results from the first
+closed rafting round on), which the server draws from the same public view.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ class _Markup:
             return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
         return f"[font=monospace]{self.esc(text)}[/font]"
 
+    def image(self, alt: str, url: str) -> str:
+        if self.fmt == "markdown":
+            return f"![{self.esc(alt)}]({url})"
+        return f"[img]{url}[/img]"
+
     def items(self, rows: list[str]) -> list[str]:
         if self.fmt == "markdown":
             return [f"- {r}" for r in rows]
@@ -50,9 +57,22 @@ def _points(value: int) -> str:
     return f"{value} point" if abs(value) == 1 else f"{value} points"
 
 
-def forum_post(view: dict[str, Any], fmt: str) -> str:
+def picture_urls(view: dict[str, Any], base_url: str) -> dict[str, str]:
+    """Absolute addresses of the public pictures of ``view``'s match. The query
+    names the state drawn (closed rounds, full reveal), so a forum that keeps a
+    copy of one image shows the next post's new picture."""
+    base = base_url.rstrip("/")
+    state = f"{view.get('closed_rounds', 0)}{'r' if view.get('revealed') else ''}"
+    out = {"map": f"{base}/matches/{view['id']}/map.png?v={state}"}
+    if (view.get("result") or {}).get("path"):
+        out["results"] = f"{base}/matches/{view['id']}/results.png?v={state}"
+    return out
+
+
+def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
     m = _Markup(fmt)
     names = {p["seat"]: p["name"] for p in view["players"]}
+    pictures = picture_urls(view, base_url) if base_url else {}
 
     def who(seat: int) -> str:
         return f"{m.esc(names[seat])} (seat {seat})"
@@ -61,6 +81,8 @@ def forum_post(view: dict[str, Any], fmt: str) -> str:
     out.append(m.heading(f"{m.esc(view['name'])}: {view['title']}"))
     map_name = view["map"].get("name", view.get("map_name") or "")
     out.append(f"Map: {m.esc(map_name)}")
+    if "map" in pictures:
+        out.append(m.image(f"River map: {map_name}", pictures["map"]))
     out.append(f"Seed digest (SHA-256): {m.code(view['seed_sha256'])}")
     out.append("")
     out.append(m.bold("Players"))
@@ -134,6 +156,9 @@ def forum_post(view: dict[str, Any], fmt: str) -> str:
         out.append(
             m.bold("Elimination Candidate: ") + f"{who(ec['seat'])}, decided by {ec['decided_by']}"
         )
+    if "results" in pictures:
+        out.append("")
+        out.append(m.image("Standings and scores after each rafting round", pictures["results"]))
     defaulted = result.get("defaulted", [])
     if defaulted:
         out.append("")

@@ -14,6 +14,7 @@ from .orders import check_draft, check_placements, check_votes
 from .post import forum_post
 from .river_map import SEATS, parse_map
 from .summary import summary_text
+from .view_pictures import view_map_svg, view_results_svg
 
 # Result keys R11 makes public once the round that produces them has closed.
 PUBLIC_KEYS = (
@@ -131,8 +132,14 @@ class RockyRiver:
                 out["placements"] = {mine: result["placements"][mine]}
         return out
 
-    def post(self, public_view: dict[str, Any], fmt: str) -> str:
-        return forum_post(public_view, fmt)
+    def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
+        return forum_post(public_view, fmt, base_url)
+
+    def map_svg(self, view: dict[str, Any]) -> str:
+        return view_map_svg(view)
+
+    def results_svg(self, view: dict[str, Any]) -> str | None:
+        return view_results_svg(view)
 
     def summary(self, document: Any) -> str:
         return summary_text(resolve(parse_match(document)))
