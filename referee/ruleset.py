@@ -121,6 +121,15 @@ class Ruleset(Protocol):
         """A readable account of a resolved match file."""
         ...
 
+    def audit(self, document: JSON) -> JSON:
+        """For the host: the best each seat could have done, up to the last closed
+        round (RuleError ``audit/...`` when the match is not far enough)."""
+        ...
+
+    def map_report(self, map_ref: JSON) -> JSON:
+        """A checked map's balance and fairness, for a host choosing a map."""
+        ...
+
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 

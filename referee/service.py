@@ -563,6 +563,12 @@ class Referee:
         closed = state.last_closed
         return self._document(state, upto=closed.number if closed else 0)
 
+    def audit(self, match_id: str) -> Any:
+        """The ruleset's audit of the match up to its last closed round (host only)."""
+        state = self.state(match_id)
+        closed = state.last_closed
+        return state.ruleset.audit(self._document(state, upto=closed.number if closed else 0))
+
     def recheck(self, match_id: str) -> list[str]:
         """Re-resolve every closed round from its stored orders and list each
         difference from the stored results (an erratum check); [] when none."""

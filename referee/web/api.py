@@ -207,6 +207,12 @@ def reissue(match_id: str) -> Response:
     return jsonify({"seat": who, "token": token})
 
 
+@bp.get("/matches/<match_id>/audit")
+def audit(match_id: str) -> Response:
+    _host(match_id)
+    return jsonify(referee().audit(match_id))
+
+
 @bp.get("/matches/<match_id>/export")
 def export(match_id: str) -> Response:
     _host(match_id)

@@ -359,6 +359,21 @@ def post(token: str) -> ResponseReturnValue:
     )
 
 
+@bp.get("/<token>/audit")
+def audit(token: str) -> ResponseReturnValue:
+    """The best play per seat (the ruleset's audit), for the host only."""
+    match_id = match_of(token)
+    state = referee().state(match_id)
+    view = view_for(state, Viewer.host())
+    try:
+        report = referee().audit(match_id)
+    except RuleError as exc:
+        return render_template(
+            "host/audit.html", token=token, view=view, report=None, problems=exc.problems
+        ), status_for(exc)
+    return render_template("host/audit.html", token=token, view=view, report=report, problems=())
+
+
 @bp.get("/<token>/export")
 def export(token: str) -> Response:
     match_id = match_of(token)

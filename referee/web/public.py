@@ -25,7 +25,6 @@ from forms.orders import choices
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.ruleset import Viewer, get_ruleset
-from referee.rulesets.rocky_river.balance import balance_json
 from referee.rulesets.rocky_river.data import DEFAULT_MAP, bundled_map_names, load_deck
 from referee.rulesets.rocky_river.data import load_bundled_map as _load_bundled_map
 from referee.rulesets.rocky_river.river_map import parse_map
@@ -292,11 +291,13 @@ def _read_map(form: Any) -> tuple[Any, list[Problem], str]:
 
 
 def _balance(map_ref: Any) -> dict[str, Any] | None:
+    """The map's balance and fairness report, or None for a map with problems
+    (those are shown by the form's own check)."""
     try:
-        river = _load_bundled_map(map_ref) if isinstance(map_ref, str) else parse_map(map_ref)
+        report: dict[str, Any] = get_ruleset("rocky-river").map_report(map_ref)
     except RuleError:
         return None
-    return balance_json(river)
+    return report
 
 
 def _map_problems(map_ref: Any) -> list[Problem]:

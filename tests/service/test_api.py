@@ -409,3 +409,16 @@ def test_admin_key_guards_creation_when_configured(app: Any) -> None:
     assert client.post("/api/matches", json=body).status_code == 401
     assert client.post("/api/matches", json=body, headers=bearer("wrong")).status_code == 401
     assert client.post("/api/matches", json=body, headers=bearer("s3cret-admin")).status_code == 201
+
+
+def test_audit_endpoint_is_host_only(client: FlaskClient) -> None:
+    doc = json.loads((GOLDEN / "01-full-game.match.json").read_text())
+    created = play_file(client, doc)
+    mid, host = created["id"], bearer(created["host_token"])
+    resp = client.get(f"/api/matches/{mid}/audit", headers=host)
+    assert resp.status_code == 200
+    seats = resp.get_json()["seats"]
+    public = client.get(f"/api/matches/{mid}").get_json()["result"]
+    assert {s: seats[s]["actual"] for s in seats} == public["scores"]
+    seat = bearer(created["player_tokens"]["1"])
+    assert client.get(f"/api/matches/{mid}/audit", headers=seat).status_code == 403

@@ -8,6 +8,8 @@ from typing import Any
 from referee.errors import Problem, RuleError
 from referee.ruleset import Setup, Viewer
 
+from .audit import audit_document, map_fairness
+from .balance import balance_json
 from .data import load_bundled_map, load_deck
 from .match import RULESET, parse_match, parse_players, resolve, result_json
 from .orders import check_draft, check_placements, check_votes
@@ -143,3 +145,10 @@ class RockyRiver:
 
     def summary(self, document: Any) -> str:
         return summary_text(resolve(parse_match(document)))
+
+    def audit(self, document: Any) -> dict[str, Any]:
+        return audit_document(document).as_dict()
+
+    def map_report(self, map_ref: Any) -> dict[str, Any]:
+        river = load_bundled_map(map_ref) if isinstance(map_ref, str) else parse_map(map_ref)
+        return {**balance_json(river), "fairness": map_fairness(river, load_deck()).as_dict()}
