@@ -34,11 +34,12 @@ class Card:
 class Deck:
     """The card list in canonical order, with look-ups by id and alias."""
 
-    __slots__ = ("_names", "by_id", "cards", "ids", "order")
+    __slots__ = ("_names", "by_id", "cards", "id_set", "ids", "order")
 
     def __init__(self, cards: Sequence[Card], aliases: Mapping[str, str] | None = None) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
         self.ids: tuple[str, ...] = tuple(c.id for c in self.cards)
+        self.id_set: frozenset[str] = frozenset(self.ids)
         self.by_id: dict[str, Card] = {c.id: c for c in self.cards}
         self.order: dict[str, int] = {c.id: i for i, c in enumerate(self.cards)}
         self._names: dict[str, str] = {c.id.upper(): c.id for c in self.cards}

@@ -10,6 +10,8 @@ HAND_SIZE = 9
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
+    """One conflict of the draft."""
+
     index: int  # 1, 2, 3, ... across the whole draft
     round: int  # draft round 1-9
     card: str
@@ -60,30 +62,48 @@ def run_draft(
     losers request again until every seat has one card this round.
     """
     held: set[str] = set()
-    hands: dict[int, list[str]] = {seat: [] for seat in lists}
-    cursor = dict.fromkeys(lists, 0)  # first index on each list that may still be free
+    seats = sorted(lists)
+    wanted = [lists[seat] for seat in seats]
+    got: list[list[str]] = [[] for _ in seats]
+    cursor = [0] * len(seats)  # first index on each list that may still be free
+    everyone = tuple(range(len(seats)))
     conflicts: list[Conflict] = []
     for draft_round in range(1, rounds + 1):
-        waiting = sorted(lists)
+        waiting: Sequence[int] = everyone  # positions in ``seats``, ascending
         while waiting:
-            requests: dict[str, list[int]] = {}
-            for seat in waiting:
-                wanted = lists[seat]
-                i = cursor[seat]
-                while wanted[i] in held:
+            requests: dict[str, list[int]] = {}  # card -> positions requesting it
+            shared = False
+            for w in waiting:
+                mine = wanted[w]
+                i = cursor[w]
+                while mine[i] in held:
                     i += 1
-                cursor[seat] = i
-                requests.setdefault(wanted[i], []).append(seat)
-            still: list[int] = []
-            for card, seats in requests.items():
-                if len(seats) == 1:
-                    winner = seats[0]
+                cursor[w] = i
+                card = mine[i]
+                if card in requests:
+                    requests[card].append(w)
+                    shared = True
                 else:
+                    requests[card] = [w]
+            if not shared:  # every request granted
+                for card, ws in requests.items():
+                    got[ws[0]].append(card)
+                    held.add(card)
+                break
+            still: list[int] = []
+            for card, ws in requests.items():
+                if len(ws) == 1:
+                    winner = ws[0]
+                else:  # a conflict (R6), resolved at once
+                    contenders = tuple(seats[w] for w in ws)
                     index = len(conflicts) + 1
-                    winner = conflict_winner(index, seats, order)
-                    conflicts.append(Conflict(index, draft_round, card, tuple(seats), winner))
-                    still.extend(s for s in seats if s != winner)
+                    seat = conflict_winner(index, contenders, order)
+                    conflicts.append(Conflict(index, draft_round, card, contenders, seat))
+                    winner = seats.index(seat)
+                    still.extend(w for w in ws if w != winner)
                 held.add(card)
-                hands[winner].append(card)
+                got[winner].append(card)
             waiting = sorted(still)
-    return DraftResult({s: tuple(h) for s, h in hands.items()}, tuple(conflicts))
+    return DraftResult(
+        {seat: tuple(cards) for seat, cards in zip(seats, got, strict=True)}, tuple(conflicts)
+    )

@@ -8,6 +8,22 @@ from .cards import Deck
 from .river_map import RiverMap
 
 
+def legal_values(deck: Deck, river: RiverMap) -> dict[tuple[str, str], int]:
+    """Every legal (card, branch) pair with the value the card adds there (R7),
+    computed once per map and deck."""
+    key = ("legal_values", id(deck))
+    values: dict[tuple[str, str], int] | None = river.cache.get(key)
+    if values is None:
+        values = {}
+        for card in deck.cards:
+            for b in river.branches.values():
+                value = card.value_for(b.color)
+                if value is not None:
+                    values[(card.id, b.id)] = value
+        river.cache[key] = values
+    return values
+
+
 def slot_totals(
     placements: Mapping[int, Mapping[str, str]], deck: Deck, river: RiverMap
 ) -> dict[str, int]:
@@ -17,11 +33,8 @@ def slot_totals(
     face used is the card's face of the slot's colour.
     """
     totals = dict.fromkeys(river.branches, 0)
-    branches = river.branches
-    by_id = deck.by_id
+    values = legal_values(deck, river)
     for placed in placements.values():
-        for card_id, branch_id in placed.items():
-            value = by_id[card_id].value_for(branches[branch_id].color)
-            assert value is not None, f"{card_id} has no {branches[branch_id].color} face"
-            totals[branch_id] += value
+        for pair in placed.items():
+            totals[pair[1]] += values[pair]
     return totals

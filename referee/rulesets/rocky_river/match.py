@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.errors import Problem, RuleError
 
@@ -28,15 +28,13 @@ RULESET = "rocky-river"
 PHASES = ("draft", "mapping", "rafting")
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     seat: int
     name: str
     garnets: int
 
 
-@dataclass(frozen=True, slots=True)
-class Defaulted:
+class Defaulted(NamedTuple):
     """A seat that had no order when a round closed (R10)."""
 
     phase: str
@@ -54,8 +52,7 @@ class Defaulted:
         return (PHASES.index(self.phase), self.round or 0, self.seat)
 
 
-@dataclass(frozen=True, slots=True)
-class HostEntry:
+class HostEntry(NamedTuple):
     phase: str
     seat: int
     round: int | None = None
@@ -102,30 +99,33 @@ class Resolution:
         return self.elimination is not None
 
 
-def _seat_key(key: str) -> int | None:
-    return int(key) if key in ("1", "2", "3") else None
+_SEAT_KEYS = {"1": 1, "2": 2, "3": 3}
 
 
-def _orders(raw: object, what: str, problems: list[Problem]) -> Orders:
-    """A ``{"1": order, "2": order, ...}`` object; a missing seat or null = no order."""
+def _orders(raw: object, what: str, problems: list[Problem], index: int | None = None) -> Orders:
+    """A ``{"1": order, "2": order, ...}`` object; a missing seat or null = no order.
+    ``what`` (with ``index``, for an entry of a list) names it in problems."""
+    if isinstance(raw, dict) and raw.keys() <= _SEAT_KEYS.keys():  # the usual case
+        return {1: raw.get("1"), 2: raw.get("2"), 3: raw.get("3")}
+    where = what if index is None else f"{what}[{index}]"
     if not isinstance(raw, Mapping):
         problems.append(
             Problem(
                 "match/bad_orders",
-                f'\'{what}\' must be an object keyed by seat "1", "2", "3"',
-                what,
+                f'\'{where}\' must be an object keyed by seat "1", "2", "3"',
+                where,
             )
         )
         return dict.fromkeys(SEATS)
     out: Orders = dict.fromkeys(SEATS)
     for key, order in raw.items():
-        seat = _seat_key(key)
+        seat = _SEAT_KEYS.get(key)
         if seat is None:
             problems.append(
                 Problem(
                     "match/unknown_seat",
-                    f"'{what}' has an order for seat '{key}'; seats are 1, 2, 3",
-                    what,
+                    f"'{where}' has an order for seat '{key}'; seats are 1, 2, 3",
+                    where,
                 )
             )
             continue
@@ -205,7 +205,7 @@ def parse_match(doc: object) -> MatchSpec:
                     "votes",
                 )
             votes = tuple(
-                dict.fromkeys(SEATS) if entry is None else _orders(entry, f"votes[{i}]", problems)
+                dict.fromkeys(SEATS) if entry is None else _orders(entry, "votes", problems, i)
                 for i, entry in enumerate(raw_votes)
             )
 

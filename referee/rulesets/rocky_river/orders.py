@@ -14,9 +14,11 @@ from collections.abc import Collection, Mapping
 from referee.errors import Problem, RuleError
 
 from .cards import Deck
+from .mapping import legal_values
 from .river_map import RiverMap
 
 DIRECTIONS = {"L": "L", "R": "R", "LEFT": "L", "RIGHT": "R"}
+_CANONICAL_DIRECTIONS = frozenset(("L", "R"))
 _SEPARATORS = re.compile(r"[,;\n\t]+")
 
 
@@ -41,6 +43,11 @@ def check_draft(raw: object, deck: Deck) -> list[str]:
             "draft/not_a_list",
             f"a draft order is a list of all {len(deck)} cards, not {_show(raw)}",
         )
+    try:  # fast path: every card once, written canonically
+        if len(raw) == len(deck) and deck.id_set.issuperset(raw) and len(set(raw)) == len(raw):
+            return list(raw)
+    except TypeError:  # an entry that is not a string (a list, an object)
+        pass
     problems: list[Problem] = []
     first_at: dict[str, int] = {}
     out: list[str] = []
@@ -89,6 +96,12 @@ def check_placements(
             "mapping/not_an_object",
             f"a placement order maps each card in hand to a branch id, not {_show(raw)}",
         )
+    values = legal_values(deck, river)
+    try:  # fast path: exactly the hand, canonical ids, legal branches (set operations in C)
+        if raw.keys() == set(hand) and raw.items() <= values.keys():
+            return dict(raw)
+    except TypeError:  # a branch that is not a string (a list, an object)
+        pass
     problems: list[Problem] = []
     out: dict[str, str] = {}
     written: dict[str, str] = {}
@@ -157,6 +170,11 @@ def check_votes(raw: object, count: int) -> list[str]:
             f'a rafting order is a list of {count} directions such as ["L", "R", "L"], '
             f"not {_show(raw)}",
         )
+    try:  # fast path: exactly L and R, right count
+        if len(raw) == count and _CANONICAL_DIRECTIONS.issuperset(raw):
+            return list(raw)
+    except TypeError:  # an entry that is not a string
+        pass
     problems: list[Problem] = []
     out: list[str] = []
     for pos, entry in enumerate(raw, start=1):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .river_map import RiverMap
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """The raft passing one fork."""
+class Step(NamedTuple):
+    """The raft passing one fork (a named tuple: cheap to make, immutable)."""
 
     segment: int
     fork: str
@@ -54,24 +53,31 @@ def raft_round(
     """
     steps: list[Step] = []
     seats = sorted(votes)
+    everyone = len(seats)
+    forks = river.forks
     fork_id: str | None = at
+    # one tuple of every seat's direction per fork of the segment, in seat order
+    per_fork = list(zip(*(votes[s] for s in seats), strict=True))
     for k in range(river.forks_per_segment):
         assert fork_id is not None, "the map ends inside a segment"
-        fork = river.forks[fork_id]
-        chosen = [votes[s][k] for s in seats]
-        way, unanimous = majority(chosen)
-        side = fork.left if way == "L" else fork.right
-        branch = side[1] if unanimous and len(side) == 2 else side[0]
+        fork = forks[fork_id]
+        chosen = per_fork[k]
+        lefts = chosen.count("L")
+        if 2 * lefts > everyone:  # the majority's way (R8)
+            way, side, unanimous = "L", fork.left, lefts == everyone
+        else:
+            way, side, unanimous = "R", fork.right, lefts == 0
+        branch = side[-1] if unanimous else side[0]  # a side has 1 or 2 branches
         steps.append(
             Step(
-                segment=segment,
-                fork=fork_id,
-                direction=way,
-                unanimous=unanimous,
-                branch=branch.id,
-                seat=branch.seat,
-                points=totals[branch.id],
-                votes=tuple(zip(seats, chosen, strict=True)),
+                segment,
+                fork_id,
+                way,
+                unanimous,
+                branch.id,
+                branch.seat,
+                totals[branch.id],
+                tuple(zip(seats, chosen, strict=False)),  # same length
             )
         )
         fork_id = branch.to

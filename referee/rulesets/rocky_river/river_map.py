@@ -9,7 +9,7 @@ segment of a fork) is indexed once here so that resolving never searches.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from referee.errors import Problem, RuleError
@@ -57,6 +57,8 @@ class RiverMap:
     forks: Mapping[str, Fork]
     branches: Mapping[str, Branch]  # in map order: forks as listed, left then right, inner first
     depth: Mapping[str, int]  # fork id -> its 1-based number on any path from the start
+    # derived look-ups computed once per map (see mapping.legal_values)
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def path_length(self) -> int:
