@@ -1,5 +1,10 @@
 """``referee bench``: speed measured on this machine.
 
+- ``submit_rps`` / ``baseline_rps``: order submissions per second through a
+  real ``referee serve`` (gunicorn) on 127.0.0.1, and its home page (no
+  database) measured the same way in the same run (:func:`server_bench`).
+- ``page_render_ms_median``: a finished match's public page with 10,000 other
+  matches in the database (:func:`page_bench`).
 - ``resolve_matches_per_s``: whole random matches (all five rounds) parsed,
   checked and resolved by the engine per second, on one core.
 - ``audit_seconds_max`` / ``audit_seconds_median``: a full audit (all seats, all
@@ -8,15 +13,32 @@
 
 from __future__ import annotations
 
+import hashlib
+import http.client
+import json
 import random
+import secrets
 import statistics
+import tempfile
+import threading
 import time
+import urllib.request
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from sqlalchemy import Engine, func, insert
+from sqlmodel import Session, select
+
+from referee.db import make_engine, migrate, transaction
+from referee.models import Match, Order, Round, Seat, utcnow
 from referee.rulesets.rocky_river.audit import audit
 from referee.rulesets.rocky_river.data import load_deck
 from referee.rulesets.rocky_river.match import parse_match, resolve, result_json
 from referee.rulesets.rocky_river.randomplay import random_match_document
+from referee.service import Referee, receipt_for
 
 
 def engine_bench(matches: int = 2000, seed: int = 1) -> dict[str, Any]:
@@ -43,4 +65,273 @@ def audit_bench(matches: int = 10, seed: int = 2) -> dict[str, Any]:
         "audit_matches": matches,
         "audit_seconds_max": round(max(times), 4),
         "audit_seconds_median": round(statistics.median(times), 4),
+    }
+
+
+# ---- the server: order submissions against a trivial page --------------------
+
+
+def _hammer(
+    base: str,
+    request: Callable[[int, int], tuple[str, str, bytes | None, dict[str, str]]],
+    *,
+    clients: int,
+    seconds: float,
+    expect: int = 200,
+) -> dict[str, float]:
+    """``clients`` threads sending ``request(client, n)`` to ``base`` in a closed
+    loop for ``seconds``; requests per second, median latency, errors."""
+    parsed = urlsplit(base)
+    host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
+    stop = time.perf_counter() + seconds
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+
+    def client(i: int) -> None:
+        n = 0
+        while time.perf_counter() < stop:
+            method, path, body, headers = request(i, n)
+            n += 1
+            start = time.perf_counter()
+            conn = http.client.HTTPConnection(host, port, timeout=60)
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                resp = conn.getresponse()
+                resp.read()
+                if resp.status != expect:
+                    errors[i] += 1
+            except OSError:
+                errors[i] += 1
+            finally:
+                conn.close()
+            latencies[i].append(time.perf_counter() - start)
+
+    begin = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - begin
+    done = [x for per in latencies for x in per]
+    return {
+        "rps": round(len(done) / elapsed, 1),
+        "latency_ms_median": round(statistics.median(done) * 1000, 2) if done else 0.0,
+        "errors": sum(errors),
+    }
+
+
+def _api(base: str, method: str, path: str, body: Any, token: str | None = None) -> Any:
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method=method,
+        headers={"Content-Type": "application/json"},
+    )
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read())
+
+
+def server_bench(
+    database_url: str | None = None,
+    *,
+    workers: int = 4,
+    clients: int = 8,
+    seconds: float = 5.0,
+    matches: int = 8,
+) -> dict[str, Any]:
+    """``submit_rps``: draft orders accepted per second by a real ``referee serve``
+    (``PUT /api/matches/<id>/orders``, seat tokens of ``matches`` matches, every
+    request a new connection as gunicorn's sync workers close each one);
+    ``baseline_rps``: ``GET /`` (the home page: a template, no database) of the
+    same server, measured with the same clients in the same run."""
+    from referee.loadtest.server import running_server
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+        url = database_url or f"sqlite:///{Path(folder) / 'referee.db'}"
+        with running_server(url, workers, log_path=Path(folder) / "server.log") as base:
+            seats: list[tuple[str, str]] = []
+            for i in range(matches):
+                created = _api(
+                    base,
+                    "POST",
+                    "/api/matches",
+                    {
+                        "name": f"bench {i}",
+                        "map": "three-rapids",
+                        "players": BENCH_PLAYERS,
+                        "settings": {"deadline_hours": 0},
+                    },
+                )
+                _api(
+                    base,
+                    "POST",
+                    f"/api/matches/{created['id']}/rounds/open",
+                    {},
+                    created["host_token"],
+                )
+                seats += [(created["id"], t) for t in created["player_tokens"].values()]
+            cards = list(load_deck().ids)
+            bodies = [json.dumps({"draft": cards[k:] + cards[:k]}).encode() for k in range(8)]
+
+            def submit(i: int, n: int) -> tuple[str, str, bytes | None, dict[str, str]]:
+                match_id, token = seats[(i + n * clients) % len(seats)]
+                headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+                return "PUT", f"/api/matches/{match_id}/orders", bodies[n % len(bodies)], headers
+
+            def home(_i: int, _n: int) -> tuple[str, str, bytes | None, dict[str, str]]:
+                return "GET", "/", None, {}
+
+            _hammer(base, home, clients=clients, seconds=min(1.0, seconds / 3))  # warm up
+            _hammer(base, submit, clients=clients, seconds=min(1.0, seconds / 3))
+            baseline = _hammer(base, home, clients=clients, seconds=seconds)
+            submits = _hammer(base, submit, clients=clients, seconds=seconds)
+    return {
+        "server_workers": workers,
+        "http_clients": clients,
+        "submit_rps": submits["rps"],
+        "submit_latency_ms_median": submits["latency_ms_median"],
+        "submit_errors": int(submits["errors"]),
+        "baseline_rps": baseline["rps"],
+        "baseline_latency_ms_median": baseline["latency_ms_median"],
+        "baseline_errors": int(baseline["errors"]),
+        "submit_vs_baseline": round(submits["rps"] / max(baseline["rps"], 1e-9), 2),
+    }
+
+
+BENCH_PLAYERS: list[dict[str, Any]] = [
+    {"seat": 1, "name": "Ana", "garnets": 7},
+    {"seat": 2, "name": "Bo", "garnets": 5},
+    {"seat": 3, "name": "Cy", "garnets": 5},
+]
+
+
+# ---- a match page among 10,000 matches --------------------------------------
+
+
+def fill_matches(engine: Engine, count: int, seed: int = 3) -> None:
+    """Bulk-insert ``count`` plain matches (three seats, a closed draft with three
+    orders each) straight into the tables: the crowd a page is measured among."""
+    rng = random.Random(seed)
+    svc = Referee(engine)
+    template = svc.create_match(name="template", map_ref="three-rapids", players=BENCH_PLAYERS)
+    with Session(engine) as session:
+        proto = session.get(Match, template.match_id)
+        assert proto is not None
+        map_doc, map_name = proto.map_doc, proto.map_name
+    cards = list(load_deck().ids)
+    now = utcnow()
+    batch = 2000
+    for start in range(0, count, batch):
+        matches, seats, rounds, orders = [], [], [], []
+        for _ in range(min(batch, count - start)):
+            match_id = secrets.token_hex(5)
+            matches.append(
+                {
+                    "id": match_id,
+                    "name": f"filler {match_id}",
+                    "ruleset": "rocky-river",
+                    "map_name": map_name,
+                    "map_doc": map_doc,
+                    "settings": {
+                        "deadline_hours": 48,
+                        "publish_totals": False,
+                        "close_early": False,
+                    },
+                    "seed": match_id,
+                    "seed_sha256": hashlib.sha256(match_id.encode()).hexdigest(),
+                    "host_token_hash": secrets.token_hex(32),
+                    "created_at": now,
+                    "rounds_opened": 1,
+                    "finished": False,
+                    "paused_at": None,
+                    "revealed": False,
+                    "version": 4,
+                }
+            )
+            rounds.append(
+                {
+                    "match_id": match_id,
+                    "number": 1,
+                    "phase": "draft",
+                    "status": "open",
+                    "opened_at": now,
+                    "deadline": now + timedelta(hours=rng.randint(1, 48)),
+                    "closed_at": None,
+                    "closed_by": None,
+                    "result": None,
+                }
+            )
+            for p in BENCH_PLAYERS:
+                seat = int(p["seat"])
+                seats.append(
+                    {
+                        "match_id": match_id,
+                        "seat": seat,
+                        "name": p["name"],
+                        "garnets": p["garnets"],
+                        "token_hash": secrets.token_hex(32),
+                    }
+                )
+                draft = rng.sample(cards, len(cards))
+                salt = secrets.token_hex(16)
+                orders.append(
+                    {
+                        "match_id": match_id,
+                        "round_number": 1,
+                        "seat": seat,
+                        "payload": draft,
+                        "salt": salt,
+                        "receipt": receipt_for(draft, salt),
+                        "host_entered": False,
+                        "submitted_at": now,
+                        "revision": 1,
+                    }
+                )
+        with transaction(engine) as session:
+            session.execute(insert(Match), matches)
+            session.execute(insert(Seat), seats)
+            session.execute(insert(Round), rounds)
+            session.execute(insert(Order), orders)
+
+
+def page_bench(matches: int = 10_000, requests: int = 50) -> dict[str, Any]:
+    """``page_render_ms_median``: the public page of a finished match (its map and
+    results pictures, every round) through the Flask test client, with
+    ``matches`` other matches in a temporary SQLite database."""
+    from referee.demo import create_demo
+    from referee.web import create_app
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+        url = f"sqlite:///{Path(folder) / 'referee.db'}"
+        engine = make_engine(url)
+        migrate(engine)
+        fill_matches(engine, matches)
+        svc = Referee(engine)
+        links = dict(create_demo(svc, "http://bench", play=5))
+        target = links["public page"].rsplit("/", 1)[1]
+        with Session(engine) as session:
+            total = session.exec(select(func.count()).select_from(Match)).one()
+        engine.dispose()
+        app = create_app(
+            {"DATABASE_URL": url, "AUTO_MIGRATE": False, "SECRET_KEY": "bench", "TESTING": True}
+        )
+        client = app.test_client()
+        times = []
+        for i in range(requests + 3):
+            start = time.perf_counter()
+            resp = client.get(f"/matches/{target}")
+            elapsed = time.perf_counter() - start
+            if resp.status_code != 200:
+                raise RuntimeError(f"the match page answered {resp.status_code}")
+            if i >= 3:  # the first requests fill caches (templates, the deck)
+                times.append(elapsed)
+        app.extensions["referee"].engine.dispose()
+    return {
+        "page_matches_in_db": total,
+        "page_requests": requests,
+        "page_render_ms_median": round(statistics.median(times) * 1000, 2),
+        "page_render_ms_max": round(max(times) * 1000, 2),
     }

@@ -213,11 +213,27 @@ def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
 @main.command("bench")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--quick", is_flag=True, help="Fewer repetitions (a rough figure in seconds).")
-def bench_cmd(as_json: bool, quick: bool) -> None:
-    """Measure the engine and the audits on this machine."""
-    from referee.bench import audit_bench, engine_bench
+@click.option(
+    "--database-url",
+    default=None,
+    help="Database of the server measured (default: a new SQLite file in a temporary folder).",
+)
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="gunicorn workers of the server measured.",
+)
+def bench_cmd(as_json: bool, quick: bool, database_url: str | None, workers: int) -> None:
+    """Measure the engine, the audits, order submissions through a real server
+    (`referee serve` on 127.0.0.1, against its own home page) and a match page
+    among 10,000 matches, on this machine."""
+    from referee.bench import audit_bench, engine_bench, page_bench, server_bench
 
     figures = {
+        **server_bench(database_url, workers=workers, seconds=2.0 if quick else 10.0),
+        **page_bench(matches=10_000, requests=30 if quick else 100),
         **engine_bench(matches=300 if quick else 3000),
         **audit_bench(matches=3 if quick else 20),
     }
@@ -225,7 +241,43 @@ def bench_cmd(as_json: bool, quick: bool) -> None:
         click.echo(json.dumps(figures, indent=1))
     else:
         for key, value in figures.items():
-            click.echo(f"{key:<24} {value}")
+            click.echo(f"{key:<28} {value}")
+
+
+@main.command("backup")
+@click.argument("file_", metavar="FILE")
+def backup_cmd(file_: str) -> None:
+    """Write every match's full state to FILE as JSON (a consistent snapshot,
+    safe while the server runs): match rows with token hashes, settings and
+    seeds, seats, rounds with deadlines and results, orders with salts and
+    receipts. `referee restore FILE` loads it into an empty database."""
+    from referee.backup import write_backup
+
+    svc = _service()
+    count = write_backup(svc.engine, Path(file_))
+    click.echo(f"wrote {count} match(es) to {file_} (database: {_safe_url()})", err=True)
+
+
+@main.command("restore")
+@click.argument("file_", metavar="FILE")
+def restore_cmd(file_: str) -> None:
+    """Load a backup written by `referee backup` into an EMPTY database (the
+    database of REFEREE_DATABASE_URL, created or migrated first). A database
+    that already holds a match is refused (exit 2): nothing is changed."""
+    from referee.backup import restore
+
+    data = _read_json(file_)
+    svc = _service()
+    try:
+        counts = restore(svc.engine, data)
+    except RuleError as exc:
+        _fail(exc, f"restoring {file_} into {_safe_url()}")
+    click.echo(
+        f"restored {counts['match']} match(es), {counts['seats']} seat(s), "
+        f"{counts['rounds']} round(s) and {counts['orders']} order(s) from {file_} "
+        f"(database: {_safe_url()})",
+        err=True,
+    )
 
 
 @main.group("map")

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -147,6 +149,17 @@ def setup_of(match: Match, seats: list[Seat]) -> Setup:
             for s in sorted(seats, key=lambda s: s.seat)
         ],
     )
+
+
+def _fault_sleep_in_close(session: Session) -> None:
+    """Test hook, not a setting: with REFEREE_FAULT_SLEEP_IN_CLOSE=SECONDS set, a
+    close sleeps that long after resolving and writing the closed round, before its
+    transaction commits, so a test can kill the process half-way through a close
+    (tests/reliability). Unset in production: it does nothing."""
+    delay = os.environ.get("REFEREE_FAULT_SLEEP_IN_CLOSE")
+    if delay:
+        session.flush()  # the writes are in the database, uncommitted
+        time.sleep(float(delay))
 
 
 class Referee:
@@ -497,6 +510,7 @@ class Referee:
             match.paused_at = None
         match.version += 1
         session.add_all([rnd, match])
+        _fault_sleep_in_close(session)
 
     def preview(self, match_id: str) -> Any:
         """What closing the open round now would give (missing orders defaulted);

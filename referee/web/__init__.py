@@ -18,12 +18,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, render_template, request
+from flask import Flask, Response, abort, g, render_template, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.db import database_url, make_engine, migrate
 from referee.service import Referee
+from referee.web.common import check_text, not_text_at
+from referee.web.ratelimit import init_limiter, retry_after, too_many_message
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -54,6 +58,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=512 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
         ADMIN_KEY=None,
+        # the number of reverse proxies in front of the app (0: none); with one or
+        # more, the client's address and scheme come from X-Forwarded-For/-Proto
+        TRUSTED_PROXIES=0,
+        # the session cookie (CSRF tokens, notices) is not sent by other sites' forms;
+        # behind TLS set REFEREE_SESSION_COOKIE_SECURE=true as well
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
     app.config.from_prefixed_env("REFEREE")
     if config:
@@ -77,7 +88,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 
+    init_limiter(app, {"host": host.bp, "player": player.bp, "api": api.bp})
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies
+        )
+
     _error_pages(app)
+
+    @app.before_request
+    def _plain_text_only() -> None:
+        # a path that holds a control character names nothing (and PostgreSQL
+        # cannot even look it up); a form field must be plain text to be stored
+        if request.view_args and not_text_at(list(request.view_args.values())):
+            abort(404, description="This address does not name anything here.")
+        if request.method in ("POST", "PUT") and not request.path.startswith("/api/"):
+            check_text(request.form.to_dict(flat=False), "the form")
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -91,6 +118,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "frame-ancestors 'none'; form-action 'self'",
         )
         if request.path.startswith(("/host/", "/play/")):
+            response.headers["Cache-Control"] = "no-store"
+        elif request.path.startswith("/api/") and (
+            request.method != "GET" or "Authorization" in request.headers
+        ):
+            # answers carrying tokens, orders or a seat's hand are kept by no cache
             response.headers["Cache-Control"] = "no-store"
         return response
 
@@ -113,14 +145,28 @@ def _error_pages(app: Flask) -> None:
             "Go back, reload the page and send it again; nothing was changed.",
         ), 400
 
-    @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException) -> tuple[Any, int]:
-        code = exc.code or 500
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(exc: RateLimitExceeded) -> tuple[Any, int, dict[str, str]]:
+        headers = {"Retry-After": str(retry_after(app))}
+        message = too_many_message()
         if wants_json():
-            return {"errors": [{"code": f"http/{code}", "message": exc.description}]}, code
-        return render_template(
-            "error.html", code=code, title=exc.name, message=exc.description
-        ), code
+            return {"errors": [{"code": "auth/rate_limited", "message": message}]}, 429, headers
+        page = render_template("error.html", code=429, title="Too many attempts", message=message)
+        return page, 429, headers
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:
+        code = exc.code or 500
+        # keep the exception's own headers (Allow on a 405, Retry-After...), not its type
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        if wants_json():
+            body = {"errors": [{"code": f"http/{code}", "message": exc.description}]}
+            return body, code, headers
+        return (
+            render_template("error.html", code=code, title=exc.name, message=exc.description),
+            code,
+            headers,
+        )
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Any, int]:

@@ -5,22 +5,35 @@ made by :func:`referee.views.view_for`."""
 from __future__ import annotations
 
 import hmac
+import json
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from referee.errors import RuleError
+from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.ruleset import Viewer
 from referee.views import view_for
 from referee.web import referee
-from referee.web.common import parse_deadline, status_for
+from referee.web.common import check_text, parse_deadline, status_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+OPENAPI = Path(__file__).with_name("openapi.json")
+# what a preview leaves out: the content of sealed orders (R11), as on the host's page
+SEALED_KEYS = ("draft_lists", "placements", "votes")
+MAX_ROUND = 2**31 - 1
+
 
 def _errors(exc: RuleError) -> tuple[Response, int]:
-    return jsonify({"errors": [p.as_dict() for p in exc.problems]}), status_for(exc)
+    response = jsonify({"errors": [p.as_dict() for p in exc.problems]})
+    status = status_for(exc)
+    if status == 401:  # RFC 9110: a 401 names the scheme to authenticate with
+        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
+    return response, status
 
 
 @bp.errorhandler(RuleError)
@@ -29,18 +42,43 @@ def _refused(exc: RuleError) -> tuple[Response, int]:
 
 
 def _body() -> Any:
-    """The request's JSON body, strictly parsed (repeated keys are refused)."""
+    """The request's JSON body, strictly parsed (repeated keys are refused), with
+    plain text only in its strings."""
     data = request.get_data(cache=True)
     if not data.strip():
         return {}
-    return loads_strict(data, "the request body")
+    body = loads_strict(data, "the request body")
+    check_text(body, "the request body")
+    return body
 
 
-def _object_body() -> dict[str, Any]:
+def _object_body(known: Iterable[str]) -> dict[str, Any]:
+    """The body as a JSON object with only ``known`` keys (a misspelt key is
+    refused rather than silently ignored)."""
     body = _body()
     if not isinstance(body, dict):
         raise RuleError.single("request/not_an_object", "the request body must be a JSON object")
+    allowed = list(known)
+    unknown = [k for k in body if k not in allowed]
+    if unknown:
+        expected = ", ".join(allowed) if allowed else "nothing"
+        raise RuleError(
+            Problem("request/unknown_field", f"unknown key '{k}' (this call takes {expected})", k)
+            for k in unknown
+        )
     return body
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3 description of this API (kept beside this module)."""
+    doc: dict[str, Any] = json.loads(OPENAPI.read_text(encoding="utf-8"))
+    return doc
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())
 
 
 def _bearer() -> str | None:
@@ -78,7 +116,7 @@ def create_match() -> tuple[Response, int]:
             raise RuleError.single(
                 "auth/unauthorized", "creating matches on this server needs the admin key"
             )
-    body = _object_body()
+    body = _object_body(("name", "map", "players", "settings", "ruleset"))
     created = referee().create_match(
         name=body.get("name"),
         map_ref=body.get("map"),
@@ -110,7 +148,7 @@ def my_view(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/rounds/open")
 def open_round(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body()
+    body = _object_body(("deadline",))
     deadline = parse_deadline(body["deadline"]) if body.get("deadline") is not None else None
     referee().open_round(match_id, deadline)
     return jsonify(view_for(referee().state(match_id), Viewer.host()))
@@ -119,7 +157,7 @@ def open_round(match_id: str) -> Response:
 @bp.put("/matches/<match_id>/orders")
 def put_order(match_id: str) -> Response:
     viewer = _viewer(match_id)
-    body = _object_body()
+    body = _object_body(("seat", "draft", "placements", "votes"))
     seat = viewer.seat
     host_entered = viewer.kind == "host"
     if host_entered:
@@ -128,6 +166,14 @@ def put_order(match_id: str) -> Response:
             raise RuleError.single(
                 "order/no_seat", 'the host enters an order for a player with {"seat": n, ...}'
             )
+    elif "seat" in body and (body["seat"] != seat or isinstance(body["seat"], bool)):
+        if isinstance(body["seat"], int) and not isinstance(body["seat"], bool):
+            raise RuleError.single(
+                "auth/forbidden", "a seat's token sends orders for its own seat only", "seat"
+            )
+        raise RuleError.single(
+            "order/no_seat", f"seat must be your seat number ({seat}) or left out", "seat"
+        )
     kinds = [k for k in ("draft", "placements", "votes") if k in body]
     if len(kinds) != 1:
         raise RuleError.single(
@@ -151,9 +197,15 @@ def put_order(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/rounds/close")
 def close_round(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body()
+    body = _object_body(("round",))
     number = body.get("round")
-    rnd = referee().close_round(match_id, number if isinstance(number, int) else None)
+    if number is not None and (
+        not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_ROUND
+    ):
+        raise RuleError.single(
+            "round/bad_number", f"round must be a round number (1, 2, ...), not {number!r}", "round"
+        )
+    rnd = referee().close_round(match_id, number)
     view = view_for(referee().state(match_id), Viewer.public())
     return jsonify({"round": rnd.number, "closed_by": rnd.closed_by, "result": view["result"]})
 
@@ -161,7 +213,7 @@ def close_round(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/rounds/deadline")
 def set_deadline(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body()
+    body = _object_body(("deadline",))
     raw = body.get("deadline")
     referee().extend_deadline(match_id, parse_deadline(raw) if raw is not None else None)
     return jsonify(view_for(referee().state(match_id), Viewer.host()))
@@ -184,7 +236,13 @@ def resume(match_id: str) -> Response:
 @bp.get("/matches/<match_id>/preview")
 def preview(match_id: str) -> Response:
     _host(match_id)
-    return jsonify({"preview": referee().preview(match_id)})
+    result = referee().preview(match_id)
+    # the host sees what closing now would give, never a sealed order's content
+    shown = {k: v for k, v in result.items() if k not in SEALED_KEYS}
+    if "votes" in result:  # the votes of rafting rounds already closed are no secret
+        closed = referee().state(match_id).last_closed
+        shown["votes"] = result["votes"][: max((closed.number if closed else 0) - 2, 0)]
+    return jsonify({"preview": shown})
 
 
 @bp.post("/matches/<match_id>/reveal")
@@ -197,9 +255,10 @@ def reveal(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/tokens")
 def reissue(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body()
+    body = _object_body(("seat",))
     who = body.get("seat")
-    if who is not None and (not isinstance(who, int) or isinstance(who, bool)):
+    seats = referee().state(match_id).ruleset.seats
+    if who is not None and (not isinstance(who, int) or isinstance(who, bool) or who not in seats):
         raise RuleError.single(
             "seat/unknown", f"seat must be 1, 2 or 3 (or null for the host), not {who!r}"
         )

@@ -59,15 +59,15 @@ def _parse_utc(text: str) -> datetime:
     """A date and time typed by the host, read as UTC unless it names a zone."""
     try:
         value = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", text.replace(" ", "T", 1)))
-    except ValueError:
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)  # OverflowError: a zone past year 9999 or before year 1
+    except (ValueError, OverflowError):
         raise RuleError.single(
             "round/bad_deadline",
             f"'{text}' is not a date and time such as 2026-12-01T18:00Z",
             "deadline",
         ) from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
 
 
 def _deadline_from(form: Any) -> datetime | None:

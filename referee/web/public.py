@@ -31,7 +31,7 @@ from referee.rulesets.rocky_river.river_map import parse_map
 from referee.service import DEFAULT_SETTINGS
 from referee.views import view_for
 from referee.web import referee
-from referee.web.common import status_for
+from referee.web.common import check_text, status_for
 
 bp = Blueprint("public", __name__)
 
@@ -285,7 +285,9 @@ def _read_map(form: Any) -> tuple[Any, list[Problem], str]:
     if text is None:
         return form.bundled_map.data or DEFAULT_MAP, [], source
     try:
-        return loads_strict(text, "the map"), [], source
+        doc = loads_strict(text, "the map")
+        check_text(doc, "the map", "map/bad_text")
+        return doc, [], source
     except RuleError as exc:
         return None, list(exc.problems), source
 

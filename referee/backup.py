@@ -1,0 +1,205 @@
+"""``referee backup`` and ``referee restore``: every match's full state as JSON.
+
+A backup holds, for every match, its row (token hashes, settings and seed
+included), its seats, its rounds (deadlines, results) and its orders (salts,
+receipts, revisions), column by column, as stored. It is read in one
+transaction, so it is consistent even while the server runs (on PostgreSQL a
+REPEATABLE READ snapshot; on SQLite the transaction's lock).
+
+A restore loads a backup into an empty database (it refuses one that holds a
+match) in one transaction: restored matches re-resolve to the same results and
+the old host and seat links still work, since the token hashes are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import DateTime, Engine, Table, func, insert, select, text
+from sqlmodel import Session, SQLModel
+
+from referee.db import is_postgres, transaction
+from referee.errors import RuleError
+from referee.models import Match, Order, Round, Seat
+
+FORMAT = "rocky-river-referee-backup"
+VERSION = 1
+TABLES: dict[str, type[SQLModel]] = {
+    "match": Match,
+    "seats": Seat,
+    "rounds": Round,
+    "orders": Order,
+}
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table = model.__table__  # type: ignore[attr-defined]  # SQLModel sets it on table models
+    assert isinstance(table, Table)
+    return table
+
+
+def _is_datetime(column: Any) -> bool:
+    kind = column.type
+    return isinstance(kind, DateTime) or isinstance(getattr(kind, "impl", None), DateTime)
+
+
+def _dump_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return aware.astimezone(UTC).isoformat()
+    return value
+
+
+def _row(model: type[SQLModel], values: Any) -> dict[str, Any]:
+    return {c.name: _dump_value(values[c.name]) for c in _table(model).columns}
+
+
+@contextmanager
+def _snapshot(engine: Engine) -> Iterator[Session]:
+    if is_postgres(engine):
+        snapshot = engine.connect().execution_options(isolation_level="REPEATABLE READ")
+        with snapshot as conn, Session(bind=conn) as session, session.begin():
+            yield session
+    else:
+        with transaction(engine) as session:
+            yield session
+
+
+def schema_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def backup(engine: Engine) -> dict[str, Any]:
+    """Every match of the database, as a JSON-ready dict."""
+    grouped: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    with _snapshot(engine) as session:
+        for key, model in TABLES.items():
+            table = _table(model)
+            order = [c for c in table.primary_key.columns]
+            for values in session.execute(select(table).order_by(*order)).mappings():
+                grouped[values["id" if model is Match else "match_id"]][key].append(
+                    _row(model, values)
+                )
+    matches = []
+    for match_id in sorted(grouped, key=lambda m: (grouped[m]["match"][0]["created_at"], m)):
+        parts = grouped[match_id]
+        matches.append(
+            {
+                "match": parts["match"][0],
+                "seats": parts["seats"],
+                "rounds": parts["rounds"],
+                "orders": parts["orders"],
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema_revision": schema_revision(engine),
+        "created_at": datetime.now(UTC).isoformat(),
+        "matches": matches,
+    }
+
+
+def write_backup(engine: Engine, path: Path) -> int:
+    """Write the backup to ``path`` (atomically: a temporary file renamed);
+    the number of matches."""
+    data = backup(engine)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    tmp.replace(path)
+    return len(data["matches"])
+
+
+def _load_value(column: Any, value: Any) -> Any:
+    if value is not None and _is_datetime(column):
+        parsed = datetime.fromisoformat(value)
+        return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+    return value
+
+
+def _rows(model: type[SQLModel], raw: object, where: str) -> list[dict[str, Any]]:
+    columns = {c.name: c for c in _table(model).columns}
+    if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+        raise RuleError.single("backup/bad_file", f"{where} must be a list of objects")
+    out = []
+    for row in raw:
+        unknown = sorted(set(row) - set(columns))
+        missing = sorted(
+            name
+            for name, c in columns.items()
+            if name not in row and not c.nullable and not (model is Order and name == "id")
+        )
+        if unknown or missing:
+            raise RuleError.single(
+                "backup/bad_file",
+                f"{where}: unknown column(s) {unknown} / missing column(s) {missing}",
+            )
+        out.append({name: _load_value(columns[name], value) for name, value in row.items()})
+    return out
+
+
+def read_backup(data: object) -> dict[str, list[dict[str, Any]]]:
+    """The rows of every table in a backup, checked; RuleError when it is not one."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RuleError.single("backup/bad_file", f"this is not a backup ('format': '{FORMAT}')")
+    if data.get("version") != VERSION:
+        raise RuleError.single(
+            "backup/bad_version",
+            f"this backup is version {data.get('version')!r}; this referee reads version {VERSION}",
+        )
+    matches = data.get("matches")
+    if not isinstance(matches, list):
+        raise RuleError.single("backup/bad_file", "'matches' must be a list")
+    rows: dict[str, list[dict[str, Any]]] = {key: [] for key in TABLES}
+    for i, entry in enumerate(matches):
+        if not isinstance(entry, dict):
+            raise RuleError.single("backup/bad_file", f"matches[{i}] must be an object")
+        rows["match"] += _rows(Match, [entry.get("match")], f"matches[{i}].match")
+        for key in ("seats", "rounds", "orders"):
+            rows[key] += _rows(TABLES[key], entry.get(key, []), f"matches[{i}].{key}")
+    return rows
+
+
+def count_matches(engine: Engine) -> int:
+    with Session(engine) as session:
+        return int(session.execute(select(func.count()).select_from(_table(Match))).scalar_one())
+
+
+def restore(engine: Engine, data: object) -> dict[str, int]:
+    """Load a backup into an empty (migrated) database, in one transaction;
+    how many rows of each kind. RuleError ``restore/not_empty`` when the
+    database holds a match already."""
+    rows = read_backup(data)
+    with transaction(engine) as session:
+        existing = session.execute(select(func.count()).select_from(_table(Match))).scalar_one()
+        if existing:
+            raise RuleError.single(
+                "restore/not_empty",
+                f"the database already holds {existing} match(es); restore only into an "
+                "empty database",
+            )
+        for key, model in TABLES.items():
+            if rows[key]:
+                session.execute(insert(_table(model)), rows[key])
+        if is_postgres(engine) and rows["orders"]:
+            # orders were inserted with their ids: move the id sequence past them
+            session.execute(
+                text(
+                    "SELECT setval(pg_get_serial_sequence('\"order\"', 'id'), "
+                    '(SELECT max(id) FROM "order"))'
+                )
+            )
+    return {key: len(value) for key, value in rows.items()}

@@ -1,0 +1,89 @@
+"""A real ``referee serve`` (gunicorn) on a free port of 127.0.0.1, for load
+tests, benchmarks and reliability tests. Nothing here imports locust."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def referee_command() -> list[str]:
+    """How to run the ``referee`` command of this Python environment."""
+    script = Path(sys.executable).with_name("referee")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from referee.cli import main; main()"]
+
+
+def referee_env(database_url: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {**os.environ, "REFEREE_DATABASE_URL": database_url}
+    env.setdefault("REFEREE_SECRET_KEY", "load-test")
+    env.pop("REFEREE_FAULT_SLEEP_IN_CLOSE", None)
+    env.update(extra or {})
+    return env
+
+
+@contextmanager
+def running_server(
+    database_url: str,
+    workers: int = 2,
+    *,
+    log_path: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    start_timeout: float = 60.0,
+) -> Iterator[str]:
+    """Start ``referee serve`` with ``workers`` gunicorn workers on a free port of
+    127.0.0.1 and yield its base URL; stop it (SIGTERM, then SIGKILL) afterwards.
+    The server's log (gunicorn's access log too) goes to ``log_path`` or nowhere."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = log_path.open("wb") if log_path is not None else subprocess.DEVNULL
+    process = subprocess.Popen(
+        [*referee_command(), "serve", "--port", str(port), "--workers", str(workers)],
+        env=referee_env(database_url, env),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_until_up(url, process, start_timeout, log_path)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if log_path is not None and not isinstance(log, int):
+            log.close()
+
+
+def _wait_until_up(
+    url: str, process: subprocess.Popen[bytes], timeout: float, log_path: Path | None
+) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            log = log_path.read_text(errors="replace") if log_path is not None else ""
+            raise RuntimeError(f"referee serve did not start on {url}\n{log}")
+        time.sleep(0.2)

@@ -1,0 +1,111 @@
+"""Rate limiting of failed token attempts (Flask-Limiter).
+
+Secret links and API tokens are 256-bit random values, so guessing one is
+hopeless; still, a client that keeps sending wrong tokens is probing, and it
+is stopped early. Only *failed* attempts count: a 401, 403 or 404 answer
+
+- on a host page (``/host/<token>...``) or a seat page (``/play/<token>...``),
+- or on an API call that carried ``Authorization: Bearer ...`` (a seat or
+  host token, or the server's admin key).
+
+The count is kept per client IP address, shared by all those routes, in a
+moving window: by default 20 failures a minute (``RATELIMIT_FAILED_TOKENS``,
+any Flask-Limiter limit string such as ``"20 per minute"`` or
+``"100/hour;20/minute"``). Once over it, every token-bearing request from that
+address gets 429 until the window moves on, a correct token included (else a
+429-or-200 answer would still tell a guesser when it was right). Other
+addresses are not affected, and successful requests are never counted.
+
+Where the counts live is ``RATELIMIT_STORAGE_URI`` (default ``memory://``:
+one count per process). Several processes or servers must share a storage to
+share the counts, e.g. ``redis://127.0.0.1:6379``. If that storage fails, the
+limiter falls back to per-process memory and logs it, rather than refusing
+requests. Tests and benchmarks may set ``RATELIMIT_ENABLED`` to False, or
+change ``RATELIMIT_FAILED_TOKENS`` at any time (it is read on each request).
+
+Behind a reverse proxy every request comes from the proxy's address: set
+``TRUSTED_PROXIES`` to the number of proxies in front of the app so that the
+client's address is read from ``X-Forwarded-For`` (werkzeug's ProxyFix).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask.wrappers import Response
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+DEFAULT_FAILED_TOKENS = "20 per minute"
+FAILED_STATUSES = frozenset({401, 403, 404})
+SCOPE = "failed-token-attempts"
+EXTENSION = "referee_limiter"
+
+DEFAULTS: dict[str, Any] = {
+    "RATELIMIT_FAILED_TOKENS": DEFAULT_FAILED_TOKENS,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_STRATEGY": "moving-window",
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+    "RATELIMIT_HEADERS_ENABLED": False,
+}
+
+
+def _failed_limit() -> str:
+    return str(current_app.config.get("RATELIMIT_FAILED_TOKENS") or DEFAULT_FAILED_TOKENS)
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code in FAILED_STATUSES
+
+
+def _api_without_token() -> bool:
+    """An API call with no Bearer token guesses nothing: it is not counted."""
+    header = request.headers.get("Authorization", "")
+    return not header.lower().startswith("bearer ")
+
+
+def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
+    """Attach a limiter of failed token attempts to ``app`` (one per app, so
+    several apps in one process keep separate counts unless they share a
+    storage). ``blueprints`` names the host, player and api blueprints."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    limiter = Limiter(key_func=get_remote_address, default_limits=[])
+    limiter.init_app(app)
+    failed_on_pages = limiter.shared_limit(
+        _failed_limit,
+        scope=SCOPE,
+        deduct_when=_failed,
+        error_message=too_many_message,
+    )
+    failed_on_api = limiter.shared_limit(
+        _failed_limit,
+        scope=SCOPE,
+        deduct_when=_failed,
+        exempt_when=_api_without_token,
+        error_message=too_many_message,
+    )
+    failed_on_pages(blueprints["host"])
+    failed_on_pages(blueprints["player"])
+    failed_on_api(blueprints["api"])
+    app.extensions[EXTENSION] = limiter
+    return limiter
+
+
+def too_many_message() -> str:
+    return (
+        "Too many attempts with a wrong link or token came from your address; "
+        "wait a minute and try again. A correct link keeps working from other addresses."
+    )
+
+
+def retry_after(app: Flask) -> int:
+    """Seconds until the current client may try again (at least 1)."""
+    import time
+
+    limiter: Limiter | None = app.extensions.get(EXTENSION)
+    current = limiter.current_limit if limiter is not None else None
+    if current is None:
+        return 60
+    return max(1, int(current.reset_at - time.time()))
