@@ -58,7 +58,9 @@ def _sqlite_transactions(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # reads (see read()) take no lock; a write takes the write lock at once
+        readonly = conn.get_execution_options().get("referee_readonly")
+        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
 
 
 def is_postgres(engine: Engine) -> bool:
@@ -81,4 +83,13 @@ def migrate(engine: Engine) -> None:
 def transaction(engine: Engine) -> Iterator[Session]:
     """One unit of work: committed when the block ends, rolled back on error."""
     with Session(engine, expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+@contextmanager
+def read(engine: Engine) -> Iterator[Session]:
+    """A consistent read that changes nothing; on SQLite it takes no write lock,
+    so pages and API reads never queue behind (or block) the writers."""
+    readonly = engine.execution_options(referee_readonly=True)
+    with Session(readonly, expire_on_commit=False) as session, session.begin():
         yield session

@@ -79,10 +79,22 @@ class Ruleset(Protocol):
         """The match file for the closed rounds' orders (None: no order)."""
         ...
 
-    def check_order(self, document: JSON, round_number: int, seat: int, order: JSON) -> JSON:
-        """Check ``order`` for ``seat`` in round ``round_number`` (1-based) of the
-        match whose closed rounds are ``document``; return it normalised, or raise
-        :class:`RuleError` listing every problem."""
+    def order_key(self, phase: str) -> str:
+        """The name of a phase's kind of order in API bodies (e.g. "placements")."""
+        ...
+
+    def check_order(
+        self,
+        map_doc: JSON,
+        round_number: int,
+        seat: int,
+        order: JSON,
+        previous: Callable[[], JSON | None],
+    ) -> JSON:
+        """Check ``order`` for ``seat`` in round ``round_number`` (1-based) of a match
+        on ``map_doc``; ``previous()`` gives, when needed, the detailed result stored
+        when the round before closed (None for the first round). Return the order
+        normalised, or raise :class:`RuleError` listing every problem."""
         ...
 
     def resolve(self, document: JSON, details: bool = False) -> JSON:

@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Integer, bindparam, literal, union_all, update
+from sqlalchemy import select as core_select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from referee.db import transaction
+from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.ruleset import Ruleset, Setup, get_ruleset
@@ -38,6 +41,43 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
+
+
+# statements of the hot paths, built once (SQLAlchemy then only binds values)
+_FIND_TOKEN = union_all(
+    select(Match.id, literal(None, Integer).label("seat")).where(
+        col(Match.host_token_hash) == bindparam("digest")
+    ),
+    select(Seat.match_id, Seat.seat).where(col(Seat.token_hash) == bindparam("digest")),
+)
+_LOCK_MATCH = select(Match).where(col(Match.id) == bindparam("match_id")).with_for_update()
+_LOCK_MATCH_FIELDS = (
+    core_select(
+        *(
+            getattr(Match, name)
+            for name in ("ruleset", "settings", "paused_at", "finished", "rounds_opened")
+        )
+    )
+    .where(col(Match.id) == bindparam("match_id"))
+    .with_for_update()
+)
+_MATCH_MAP = select(Match.map_doc).where(col(Match.id) == bindparam("match_id"))
+_ROUND_FIELDS = select(Round.number, Round.phase, Round.status, Round.deadline).where(
+    col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
+)
+_ROUND_RESULT = select(Round.result).where(
+    col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
+)
+_BUMP_VERSION = (
+    update(Match)
+    .where(col(Match.id) == bindparam("match_id"))
+    .values(version=col(Match.version) + 1)
+)
+_CURRENT_ORDER = select(Order).where(
+    col(Order.match_id) == bindparam("match_id"),
+    col(Order.round_number) == bindparam("number"),
+    col(Order.seat) == bindparam("seat"),
+)
 
 
 def new_token() -> str:
@@ -168,6 +208,9 @@ class Referee:
     def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
         self.engine = engine
         self.clock = clock
+        self._reader = engine.execution_options(referee_readonly=True)
+        self._maps: dict[str, Any] = {}  # match id -> its map object (never changes)
+        self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
 
     # ---- reading -------------------------------------------------------
 
@@ -191,29 +234,42 @@ class Referee:
 
     def state(self, match_id: str) -> MatchState:
         """The match as stored now (after closing its round if its deadline passed)."""
-        self.close_if_due(match_id)
-        with transaction(self.engine) as session:
+        state = self._read_state(match_id)
+        if self._due(state.match, state.open_round) and self.close_if_due(match_id):
+            state = self._read_state(match_id)
+        return state
+
+    def _read_state(self, match_id: str) -> MatchState:
+        with read(self.engine) as session:
             match = session.get(Match, match_id)
             if match is None:
                 raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
             return self._load(session, match)
+
+    def _due(self, match: Match, rnd: Round | None, now: datetime | None = None) -> bool:
+        """Whether ``rnd`` is open past its deadline (at ``now``) while the clock runs."""
+        return (
+            rnd is not None
+            and rnd.status == "open"
+            and rnd.deadline is not None
+            and rnd.deadline <= (now or self.clock())
+            and match.paused_at is None
+            and not match.finished
+        )
 
     def find_token(self, token: str) -> tuple[str, int | None] | None:
         """The match a secret link belongs to, and its seat (None for the host)."""
         if not token or len(token) > 200:
             return None
         digest = token_hash(token)
-        with Session(self.engine) as session:
-            match = session.exec(select(Match).where(Match.host_token_hash == digest)).first()
-            if match is not None:
-                return match.id, None
-            seat = session.exec(select(Seat).where(Seat.token_hash == digest)).first()
-            if seat is not None:
-                return seat.match_id, seat.seat
-        return None
+        # Core, not the ORM, and a statement built once: this runs on every
+        # authenticated request
+        with self._reader.connect() as conn:
+            row = conn.execute(_FIND_TOKEN, {"digest": digest}).first()
+        return (str(row[0]), row[1]) if row is not None else None
 
     def match_ids(self) -> list[str]:
-        with Session(self.engine) as session:
+        with read(self.engine) as session:
             return list(session.exec(select(Match.id).order_by(col(Match.created_at))))
 
     # ---- creating ------------------------------------------------------
@@ -312,7 +368,7 @@ class Referee:
     # ---- rounds --------------------------------------------------------
 
     def _lock(self, session: Session, match_id: str) -> Match:
-        match = session.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
+        match = session.exec(_LOCK_MATCH, params={"match_id": match_id}).first()
         if match is None:
             raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
         return match
@@ -417,47 +473,194 @@ class Referee:
     # ---- orders --------------------------------------------------------
 
     def submit_order(
-        self, match_id: str, seat: int, order: Any, *, host_entered: bool = False
+        self,
+        match_id: str,
+        seat: int,
+        order: Any,
+        *,
+        host_entered: bool = False,
+        kind: str | None = None,
     ) -> str:
-        """Check and store ``seat``'s order for the open round; the receipt."""
-        self.close_if_due(match_id)
-        now = self.clock()
+        """Check and store ``seat``'s order for the open round; the receipt.
+
+        ``kind`` (optional) is the kind of order the caller meant (e.g. "votes");
+        it must be the open round's.
+
+        The hot path of the service, so it is written with prepared Core
+        statements in one transaction: lock the match row, read the open round,
+        check the order, upsert it, bump the match's version. A round past its
+        deadline, or a match that closes rounds early, takes the general path.
+        """
+        with transaction(self.engine) as session:
+            conn = session.connection()
+            m = conn.execute(_LOCK_MATCH_FIELDS, {"match_id": match_id}).first()
+            if m is None:
+                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+            now = self.clock()  # after the lock, so the order's time is its real turn
+            r = (
+                conn.execute(
+                    _ROUND_FIELDS, {"match_id": match_id, "number": m.rounds_opened}
+                ).first()
+                if m.rounds_opened
+                else None
+            )
+            if r is None or r.status != "open":
+                raise RuleError.single("round/closed", "no round is open for orders")
+            due = r.deadline is not None and r.deadline <= now and m.paused_at is None
+            if not due and not m.settings.get("close_early"):
+                rules = get_ruleset(m.ruleset)
+                self._check_seat_and_kind(rules, seat, r.phase, kind)
+
+                def previous() -> Any:
+                    if r.number == 1:
+                        return None
+                    return conn.execute(
+                        _ROUND_RESULT, {"match_id": match_id, "number": r.number - 1}
+                    ).scalar()
+
+                normalized = rules.check_order(
+                    self._map_doc(conn, match_id), r.number, seat, order, previous
+                )
+                salt = secrets.token_hex(16)
+                receipt = receipt_for(normalized, salt)
+                conn.execute(
+                    self._upsert_order(conn),
+                    {
+                        "match_id": match_id,
+                        "round_number": r.number,
+                        "seat": seat,
+                        "payload": normalized,
+                        "salt": salt,
+                        "receipt": receipt,
+                        "host_entered": host_entered,
+                        "submitted_at": now,
+                    },
+                )
+                conn.execute(_BUMP_VERSION, {"match_id": match_id})
+                return receipt
+        return self._submit_general(match_id, seat, order, host_entered, kind)
+
+    def _map_doc(self, conn: Any, match_id: str) -> Any:
+        """A match's map (immutable once created), read once per process."""
+        doc = self._maps.get(match_id)
+        if doc is None:
+            doc = conn.execute(_MATCH_MAP, {"match_id": match_id}).scalar()
+            if len(self._maps) > 1000:
+                self._maps.clear()
+            self._maps[match_id] = doc
+        return doc
+
+    def _upsert_order(self, conn: Any) -> Any:
+        """INSERT ... ON CONFLICT (match, round, seat) DO UPDATE, for this database."""
+        name = conn.dialect.name
+        if name not in self._upserts:
+            columns = ("payload", "salt", "receipt", "host_entered", "submitted_at")
+            values: dict[str, Any] = {
+                c: bindparam(c) for c in ("match_id", "round_number", "seat", *columns)
+            }
+            keys = ["match_id", "round_number", "seat"]
+            bump = col(Order.revision) + 1
+            if name == "postgresql":
+                pg = postgresql_insert(Order).values(**values, revision=1)
+                self._upserts[name] = pg.on_conflict_do_update(
+                    index_elements=keys,
+                    set_={**{c: getattr(pg.excluded, c) for c in columns}, "revision": bump},
+                )
+            else:
+                lite = sqlite_insert(Order).values(**values, revision=1)
+                self._upserts[name] = lite.on_conflict_do_update(
+                    index_elements=keys,
+                    set_={**{c: getattr(lite.excluded, c) for c in columns}, "revision": bump},
+                )
+        return self._upserts[name]
+
+    def _check_seat_and_kind(self, rules: Ruleset, seat: int, phase: str, kind: str | None) -> None:
+        if seat not in rules.seats:
+            raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+        expected = rules.order_key(phase)
+        if kind is not None and kind != expected:
+            raise RuleError.single(
+                "order/wrong_phase",
+                f"the open round is {phase}: send '{expected}', not '{kind}'",
+            )
+
+    def _submit_general(
+        self, match_id: str, seat: int, order: Any, host_entered: bool, kind: str | None
+    ) -> str:
+        """Submitting through the ORM, for the rare cases: the deadline has passed
+        (close the round, then refuse) or the round may close early."""
+        closed_late = False
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
+            now = self.clock()
             rnd = self._open_round(session, match)
-            state = self._load(session, match)
-            if seat not in state.ruleset.seats:
-                raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
-            document = self._document(state, upto=rnd.number - 1)
-            normalized = state.ruleset.check_order(document, rnd.number, seat, order)
-            salt = secrets.token_hex(16)
-            receipt = receipt_for(normalized, salt)
-            row = state.orders_of(rnd.number).get(seat)
-            if row is None:
-                row = Order(
-                    match_id=match.id,
-                    round_number=rnd.number,
-                    seat=seat,
-                    revision=0,
-                    payload=normalized,
-                    salt=salt,
-                    receipt=receipt,
+            rules = get_ruleset(match.ruleset)
+            if self._due(match, rnd, now):  # the deadline passed: close it, then refuse
+                self._close(session, match, rnd, "deadline", now)
+                closed_late = True
+            else:
+                receipt = self._store_order(
+                    session, match, rnd, rules, seat, order, host_entered, kind, now
                 )
-            row.payload = normalized
-            row.salt = salt
-            row.receipt = receipt
-            row.host_entered = host_entered
-            row.submitted_at = now
-            row.revision += 1
-            session.add(row)
-            match.version += 1
-            session.add(match)
+        if closed_late:
+            raise RuleError.single("round/closed", "the round closed at its deadline")
+        return receipt
+
+    def _store_order(
+        self,
+        session: Session,
+        match: Match,
+        rnd: Round,
+        rules: Ruleset,
+        seat: int,
+        order: Any,
+        host_entered: bool,
+        kind: str | None,
+        now: datetime,
+    ) -> str:
+        self._check_seat_and_kind(rules, seat, rnd.phase, kind)
+
+        def previous() -> Any:
+            if rnd.number == 1:
+                return None
+            row = session.get(Round, (match.id, rnd.number - 1))
+            return row.result if row is not None else None
+
+        normalized = rules.check_order(match.map_doc, rnd.number, seat, order, previous)
+        salt = secrets.token_hex(16)
+        receipt = receipt_for(normalized, salt)
+        row = session.exec(
+            _CURRENT_ORDER, params={"match_id": match.id, "number": rnd.number, "seat": seat}
+        ).first()
+        if row is None:
+            row = Order(
+                match_id=match.id,
+                round_number=rnd.number,
+                seat=seat,
+                revision=0,
+                payload=normalized,
+                salt=salt,
+                receipt=receipt,
+            )
+        row.payload = normalized
+        row.salt = salt
+        row.receipt = receipt
+        row.host_entered = host_entered
+        row.submitted_at = now
+        row.revision += 1
+        session.add(row)
+        match.version += 1
+        session.add(match)
+        if match.settings.get("close_early") and match.paused_at is None:
             session.flush()
-            if match.settings.get("close_early") and match.paused_at is None:
-                submitted = {o.seat for o in state.orders if o.round_number == rnd.number} | {seat}
-                if submitted >= set(state.ruleset.seats):
-                    self._close(session, match, rnd, "early", now)
-            return receipt
+            submitted = session.exec(
+                select(Order.seat).where(
+                    Order.match_id == match.id, Order.round_number == rnd.number
+                )
+            ).all()
+            if set(submitted) >= set(rules.seats):
+                self._close(session, match, rnd, "early", now)
+        return receipt
 
     def _document(self, state: MatchState, upto: int) -> Any:
         """The match file of rounds 1..upto (their stored orders; None = no order)."""
@@ -485,9 +688,9 @@ class Referee:
     def close_round(self, match_id: str, number: int | None = None, by: str = "host") -> Round:
         """Close the open round (or, if ``number`` has already closed, return it as
         it was closed: closing twice resolves once)."""
-        now = self.clock()
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
+            now = self.clock()
             if number is not None:
                 rnd = session.get(Round, (match.id, number))
                 if rnd is not None and rnd.status == "closed":
@@ -523,18 +726,16 @@ class Referee:
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""
-        now = self.clock()
-        with transaction(self.engine) as session:
+        with read(self.engine) as session:  # a cheap look first: most rounds are not due
             match = session.get(Match, match_id)
-            if match is None or match.paused_at is not None or match.finished:
+            if match is None or not self._due(match, self._current(session, match)):
                 return False
-            rnd = self._current(session, match)
-            if rnd is None or rnd.status != "open" or rnd.deadline is None or rnd.deadline > now:
-                return False
+        with transaction(self.engine) as session:
             match = self._lock(session, match_id)
-            session.refresh(rnd)
-            if rnd.status != "open" or match.paused_at is not None:
-                return False
+            now = self.clock()  # after the lock: the close happens now, never before
+            rnd = self._current(session, match)
+            if rnd is None or not self._due(match, rnd, now):
+                return False  # closed (or paused) by someone else meanwhile
             self._close(session, match, rnd, "deadline", now)
             return True
 
@@ -542,7 +743,7 @@ class Referee:
         """Close every round whose deadline has passed; safe to run from several
         processes or machines at once (each close is locked and idempotent)."""
         now = self.clock()
-        with Session(self.engine) as session:
+        with read(self.engine) as session:
             due = list(
                 session.exec(
                     select(Round.match_id, Round.number)

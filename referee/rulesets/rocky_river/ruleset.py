@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import Problem, RuleError
@@ -14,7 +16,7 @@ from .data import load_bundled_map, load_deck
 from .match import RULESET, parse_match, parse_players, resolve, result_json
 from .orders import check_draft, check_placements, check_votes
 from .post import forum_post
-from .river_map import SEATS, parse_map
+from .river_map import SEATS, RiverMap, parse_map
 from .summary import summary_text
 from .view_pictures import view_map_svg, view_results_svg
 
@@ -29,6 +31,19 @@ PUBLIC_KEYS = (
     "tied_on_score",
     "defaulted",
 )
+
+
+ORDER_KEYS = {"draft": "draft", "mapping": "placements", "rafting": "votes"}
+
+
+@lru_cache(maxsize=64)
+def _river_of_json(text: str) -> RiverMap:
+    return parse_map(json.loads(text))
+
+
+def river_of(map_doc: Mapping[str, Any]) -> RiverMap:
+    """The indexed map of a stored match's map object, parsed once per distinct map."""
+    return _river_of_json(json.dumps(map_doc, sort_keys=True))
 
 
 class RockyRiver:
@@ -94,18 +109,26 @@ class RockyRiver:
             doc["host_entered"] = list(host_entered)
         return doc
 
-    def check_order(self, document: Any, round_number: int, seat: int, order: Any) -> Any:
+    def order_key(self, phase: str) -> str:
+        return ORDER_KEYS[phase]
+
+    def check_order(
+        self,
+        map_doc: Any,
+        round_number: int,
+        seat: int,
+        order: Any,
+        previous: Callable[[], Any],
+    ) -> Any:
         deck = load_deck()
-        spec = parse_match(document)
-        rounds = 2 + spec.river.segments
-        if not 1 <= round_number <= rounds:
+        river = river_of(map_doc)
+        if not 1 <= round_number <= 2 + river.segments:
             raise RuleError.single("round/unknown", f"this match has no round {round_number}")
         if round_number == 1:
             return check_draft(order, deck)
-        res = resolve(spec, deck)
         if round_number == 2:
-            return check_placements(order, res.hands[seat], deck, spec.river)
-        return check_votes(order, spec.river.forks_per_segment)
+            return check_placements(order, previous()["hands"][str(seat)], deck, river)
+        return check_votes(order, river.forks_per_segment)
 
     def resolve(self, document: Any, details: bool = False) -> Any:
         return result_json(resolve(parse_match(document)), details=details)
