@@ -59,8 +59,10 @@ def _sqlite_transactions(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
         # reads (see read()) take no lock; a write takes the write lock at once
-        readonly = conn.get_execution_options().get("referee_readonly")
-        conn.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        options = conn.get_execution_options()
+        if options.get("referee_single_read"):
+            return  # one SELECT: SQLite runs it as its own transaction
+        conn.exec_driver_sql("BEGIN" if options.get("referee_readonly") else "BEGIN IMMEDIATE")
 
 
 def is_postgres(engine: Engine) -> bool:

@@ -71,7 +71,7 @@ def run_draft(
     for draft_round in range(1, rounds + 1):
         waiting: Sequence[int] = everyone  # positions in ``seats``, ascending
         while waiting:
-            requests: dict[str, list[int]] = {}  # card -> positions requesting it
+            picked: dict[str, int] = {}  # card -> the first position requesting it
             shared = False
             for w in waiting:
                 mine = wanted[w]
@@ -80,16 +80,18 @@ def run_draft(
                     i += 1
                 cursor[w] = i
                 card = mine[i]
-                if card in requests:
-                    requests[card].append(w)
+                if card in picked:
                     shared = True
                 else:
-                    requests[card] = [w]
+                    picked[card] = w
             if not shared:  # every request granted
-                for card, ws in requests.items():
-                    got[ws[0]].append(card)
-                    held.add(card)
+                for card, w in picked.items():
+                    got[w].append(card)
+                held.update(picked)
                 break
+            requests: dict[str, list[int]] = {}  # card -> every position requesting it
+            for w in waiting:
+                requests.setdefault(wanted[w][cursor[w]], []).append(w)
             still: list[int] = []
             for card, ws in requests.items():
                 if len(ws) == 1:

@@ -219,6 +219,21 @@ def parse_match(doc: object) -> MatchSpec:
 
 def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
     """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0."""
+    try:  # fast path: a well-formed list, seats in order
+        a, b, c = (Player(p["seat"], p["name"], p["garnets"]) for p in raw)  # type: ignore[attr-defined]
+        if (
+            (a.seat, b.seat, c.seat) == (1, 2, 3)
+            and type(a.seat) is type(b.seat) is type(c.seat) is int
+            and type(a.name) is type(b.name) is type(c.name) is str
+            and a.name.strip()
+            and b.name.strip()
+            and c.name.strip()
+            and type(a.garnets) is type(b.garnets) is type(c.garnets) is int
+            and min(a.garnets, b.garnets, c.garnets) >= 0
+        ):
+            return (a, b, c)
+    except (TypeError, KeyError, ValueError):
+        pass  # the checks below say what is wrong
     if not isinstance(raw, list) or len(raw) != 3:
         count = len(raw) if isinstance(raw, list) else "no list of"
         bad("match/player_count", f"a match has exactly 3 players, not {count}", "players")

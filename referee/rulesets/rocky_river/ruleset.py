@@ -41,9 +41,21 @@ def _river_of_json(text: str) -> RiverMap:
     return parse_map(json.loads(text))
 
 
+_BY_IDENTITY: dict[int, tuple[Mapping[str, Any], RiverMap]] = {}
+
+
 def river_of(map_doc: Mapping[str, Any]) -> RiverMap:
-    """The indexed map of a stored match's map object, parsed once per distinct map."""
-    return _river_of_json(json.dumps(map_doc, sort_keys=True))
+    """The indexed map of a stored match's map object, parsed once per distinct map
+    (and found without even re-reading it when the caller passes the same object
+    again, as the service's per-match cache does)."""
+    hit = _BY_IDENTITY.get(id(map_doc))
+    if hit is not None and hit[0] is map_doc:
+        return hit[1]
+    river = _river_of_json(json.dumps(map_doc, sort_keys=True))
+    if len(_BY_IDENTITY) > 1000:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(map_doc)] = (map_doc, river)  # holding map_doc keeps its id unique
+    return river
 
 
 class RockyRiver:
