@@ -32,6 +32,7 @@ from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.ruleset import Ruleset, Setup, get_ruleset
+from referee.text import check_text
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "deadline_hours": 48,  # each round's deadline, from when it opens; 0 = no deadline
@@ -282,6 +283,8 @@ class Referee:
         seed: str | None = None,
     ) -> Created:
         rules = get_ruleset(ruleset)
+        # whatever the caller, nothing stored may hold a character that is not text
+        check_text({"name": name, "map": map_ref, "players": players}, "the match")
         problems: list[Problem] = []
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             problems.append(

@@ -218,3 +218,17 @@ def test_orders_racing_a_close_land_before_it_or_are_refused(engine: Engine) -> 
     accepted = {s for s, o in outcomes.items() if o == "accepted"}
     # every accepted order was used; every refused one was defaulted
     assert defaulted == {1, 2, 3} - accepted
+
+
+def test_create_match_refuses_control_characters_from_any_caller(timed: Referee) -> None:
+    players = [dict(p) for p in PLAYERS]
+    players[1]["name"] = "Bo\x00"
+    with pytest.raises(RuleError) as refused:
+        timed.create_match(name="m", map_ref="three-rapids", players=players)
+    assert refused.value.codes == ["request/bad_text"]
+    assert "players[1].name" in refused.value.problems[0].message
+    assert "U+0000" in refused.value.problems[0].message
+    with pytest.raises(RuleError) as bad_name:
+        timed.create_match(name="m\x07", map_ref="three-rapids", players=PLAYERS)
+    assert bad_name.value.codes == ["request/bad_text"]
+    assert timed.match_ids() == []
