@@ -4,16 +4,14 @@ Chromium driven by Playwright. Screenshots are kept in test-artifacts/."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from referee.loadtest.server import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -30,57 +28,22 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
+@dataclass(frozen=True)
 class Server:
-    def __init__(self, url: str, database_url: str, process: subprocess.Popen[bytes]) -> None:
-        self.url = url
-        self.database_url = database_url
-        self.process = process
+    url: str
+    database_url: str
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """`referee serve` on a free port with its own SQLite database."""
+    """`referee serve` on a free port with its own SQLite database (its log in
+    the test's temporary folder, shown if it fails to start)."""
     folder = tmp_path_factory.mktemp("server")
-    port = _free_port()
     database_url = f"sqlite:///{folder / 'referee.db'}"
-    env = {**os.environ, "REFEREE_DATABASE_URL": database_url, "REFEREE_SECRET_KEY": "browser"}
-    referee = Path(sys.executable).with_name("referee")
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen(
-        [str(referee), "serve", "--port", str(port), "--workers", "2"],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=folder,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(
-                "referee serve did not start:\n" + (folder / "server.log").read_text()
-            )
-        time.sleep(0.2)
-    yield Server(url, database_url, process)
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    with running_server(
+        database_url, 2, log_path=folder / "server.log", env={"REFEREE_SECRET_KEY": "browser"}
+    ) as url:
+        yield Server(url, database_url)
 
 
 @pytest.fixture(scope="module")
