@@ -26,7 +26,7 @@ from referee.errors import RuleError
 
 from .cards import Deck
 from .match import Resolution
-from .rafting import majority
+from .rafting import passage
 from .river_map import SEATS, Branch, RiverMap
 
 GOALS = ("score", "lead_over_best", "lead_over_worst")
@@ -157,9 +157,7 @@ class _Model:
             others = [self.sit.votes[d][s] for s in SEATS if s != seat]
             chosen: dict[str, Branch] = {}
             for own in ("L", "R"):
-                way, unanimous = majority([own, *others])
-                side = fork.side(way)
-                chosen[own] = side[1] if unanimous and len(side) == 2 else side[0]
+                chosen[own] = passage(fork, [own, *others])[2]
             if chosen["L"].id == chosen["R"].id:
                 lits = {chosen["L"].id: at[fid]}
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .river_map import RiverMap
+from .river_map import Branch, Fork, RiverMap
 
 
 class Step(NamedTuple):
@@ -32,11 +32,16 @@ class Step(NamedTuple):
         }
 
 
-def majority(directions: Sequence[str]) -> tuple[str, bool]:
-    """The direction most seats chose, and whether every seat chose it."""
+def passage(fork: Fork, directions: Sequence[str]) -> tuple[str, bool, Branch]:
+    """R8 at one fork: the majority's way, whether it was unanimous, and the
+    branch taken (the outer one on that side for a unanimous vote, if any)."""
+    everyone = len(directions)
     lefts = directions.count("L")
-    way = "L" if 2 * lefts > len(directions) else "R"
-    return way, directions.count(way) == len(directions)
+    if 2 * lefts > everyone:
+        way, side, unanimous = "L", fork.left, lefts == everyone
+    else:
+        way, side, unanimous = "R", fork.right, lefts == 0
+    return way, unanimous, side[-1] if unanimous else side[0]  # a side has 1 or 2 branches
 
 
 def raft_round(
@@ -53,7 +58,6 @@ def raft_round(
     """
     steps: list[Step] = []
     seats = sorted(votes)
-    everyone = len(seats)
     forks = river.forks
     fork_id: str | None = at
     # one tuple of every seat's direction per fork of the segment, in seat order
@@ -62,12 +66,7 @@ def raft_round(
         assert fork_id is not None, "the map ends inside a segment"
         fork = forks[fork_id]
         chosen = per_fork[k]
-        lefts = chosen.count("L")
-        if 2 * lefts > everyone:  # the majority's way (R8)
-            way, side, unanimous = "L", fork.left, lefts == everyone
-        else:
-            way, side, unanimous = "R", fork.right, lefts == 0
-        branch = side[-1] if unanimous else side[0]  # a side has 1 or 2 branches
+        way, unanimous, branch = passage(fork, chosen)
         steps.append(
             Step(
                 segment,
