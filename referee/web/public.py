@@ -111,10 +111,7 @@ def card_info() -> dict[str, dict[str, Any]]:
 
 def card_value(card: str, color: str) -> int | None:
     """The value ``card`` adds to a slot of ``color`` (None: it has no such face)."""
-    for face in card_info()[card]["faces"]:
-        if face["color"] == color:
-            return int(face["value"])
-    return None
+    return load_deck().by_id[card].value_for(color)
 
 
 def map_info(map_doc: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
