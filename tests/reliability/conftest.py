@@ -5,9 +5,7 @@ fixture of tests/service, which honours REFEREE_REQUIRE_POSTGRES)."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import secrets
 import subprocess
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -15,13 +13,13 @@ from typing import Any
 
 import pytest
 from service.conftest import (  # the fixtures of tests/service, shared
-    POSTGRES_URL,
-    _postgres_available,
     db_url,
+    drop_schemas,
     engine,
+    postgres_schema,
     svc,
 )
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine
 
 from referee.demo import DEMO_FILE
 from referee.loadtest.server import referee_command, referee_env
@@ -98,25 +96,9 @@ def make_db(
     def make(kind: str) -> str:
         if kind == "sqlite":
             return f"sqlite:///{tmp_path_factory.mktemp('db') / 'referee.db'}"
-        error = _postgres_available()
-        if error is not None:
-            message = f"no PostgreSQL server reachable at {POSTGRES_URL} ({error})"
-            if os.environ.get("REFEREE_REQUIRE_POSTGRES"):
-                pytest.fail(message + "; REFEREE_REQUIRE_POSTGRES is set, so this is a failure")
-            pytest.skip(message)
-        schema = f"t_{secrets.token_hex(6)}"
-        admin = create_engine(POSTGRES_URL)
-        with admin.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        admin.dispose()
+        schema, url = postgres_schema()
         schemas.append(schema)
-        sep = "&" if "?" in POSTGRES_URL else "?"
-        return f"{POSTGRES_URL}{sep}options=-csearch_path%3D{schema}"
+        return url
 
     yield make
-    if schemas:
-        admin = create_engine(POSTGRES_URL)
-        with admin.begin() as conn:
-            for schema in schemas:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    drop_schemas(schemas)

@@ -47,11 +47,9 @@ def _postgres_available() -> str | None:
     return _pg_error
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'referee.db'}"
-        return
+def postgres_schema() -> tuple[str, str]:
+    """A fresh schema in the test PostgreSQL database: (its name, a URL using it).
+    Skips the test when no server answers (fails under REFEREE_REQUIRE_POSTGRES)."""
     error = _postgres_available()
     if error is not None:
         message = f"no PostgreSQL server reachable at {POSTGRES_URL} ({error})"
@@ -62,11 +60,29 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     admin = create_engine(POSTGRES_URL)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    sep = "&" if "?" in POSTGRES_URL else "?"
-    yield f"{POSTGRES_URL}{sep}options=-csearch_path%3D{schema}"
-    with admin.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
     admin.dispose()
+    sep = "&" if "?" in POSTGRES_URL else "?"
+    return schema, f"{POSTGRES_URL}{sep}options=-csearch_path%3D{schema}"
+
+
+def drop_schemas(schemas: list[str]) -> None:
+    if not schemas:
+        return
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        for schema in schemas:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'referee.db'}"
+        return
+    schema, url = postgres_schema()
+    yield url
+    drop_schemas([schema])
 
 
 @pytest.fixture
