@@ -5,41 +5,35 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from markupsafe import escape
 
 from referee.ruleset import Viewer
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
 from referee.views import view_for
 
+from .web_kit import (
+    Clock,
+    Links,
+    create_match,
+    esc,
+    form_data,
+    host_post,
+    page,
+    play_round,
+    send,
+)
+
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
 EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 HANDS: dict[str, list[str]] = EXPECTED["hands"]
 CANONICAL = list(load_deck().ids)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class Links:
-    match_id: str
-    host: str
-    seats: dict[int, str]
 
 
 @pytest.fixture
@@ -62,69 +56,7 @@ def svc(app: Flask) -> Referee:
 
 
 def create(client: FlaskClient, **extra: str) -> Links:
-    data = {
-        "name": "Host test",
-        "bundled_map": "three-rapids",
-        "deadline_hours": "48",
-        "create": "1",
-    }
-    for i, p in enumerate(GOLDEN["players"]):
-        data[f"players-{i}-name"] = p["name"]
-        data[f"players-{i}-garnets"] = str(p["garnets"])
-    data.update(extra)
-    r = client.post("/new", data=data)
-    assert r.status_code == 200, r.get_data(as_text=True)
-    html = r.get_data(as_text=True)
-    host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', html)
-    seats = re.findall(r'href="http://localhost(/play/[^"]+)"', html)
-    match_id = re.search(r'href="http://localhost/matches/([0-9a-f]+)"', html)
-    assert host and match_id and len(seats) == 3
-    return Links(match_id.group(1), host.group(1), dict(enumerate(seats, start=1)))
-
-
-def host_post(client: FlaskClient, links: Links, action: str, **data: Any) -> Any:
-    return client.post(f"{links.host}/{action}", data=data, follow_redirects=True)
-
-
-def golden_order(number: int, seat: int) -> Any:
-    if number == 1:
-        return GOLDEN["draft"][str(seat)]
-    if number == 2:
-        return GOLDEN["placements"][str(seat)]
-    return GOLDEN["votes"][number - 3][str(seat)]
-
-
-def form_data(number: int, order: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"round": str(number)}
-    if number == 1:
-        data["ranking"] = list(order)
-    elif number == 2:
-        data.update({f"place_{card}": branch for card, branch in order.items()})
-    else:
-        data.update({f"vote_{k}": d for k, d in enumerate(order)})
-    return data
-
-
-def send(client: FlaskClient, links: Links, seat: int, number: int, order: Any = None) -> Any:
-    order = golden_order(number, seat) if order is None else order
-    return client.post(links.seats[seat], data=form_data(number, order), follow_redirects=True)
-
-
-def play_round(client: FlaskClient, links: Links, number: int) -> None:
-    assert host_post(client, links, "open").status_code == 200
-    for seat in (1, 2, 3):
-        assert send(client, links, seat, number).status_code == 200
-    assert host_post(client, links, "close").status_code == 200
-
-
-def page(client: FlaskClient, url: str) -> str:
-    r = client.get(url)
-    assert r.status_code == 200, r.status_code
-    return r.get_data(as_text=True)
-
-
-def esc(text: str) -> str:
-    return str(escape(text))
+    return create_match(client, "Host test", **extra)
 
 
 def csrf_token(html: str) -> str:

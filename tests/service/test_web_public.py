@@ -7,14 +7,13 @@ import copy
 import io
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from markupsafe import escape
 
 from referee.errors import RuleError
 from referee.ruleset import Viewer
@@ -23,18 +22,12 @@ from referee.rulesets.rocky_river.river_map import parse_map
 from referee.service import Referee
 from referee.views import view_for
 
+from .web_kit import Clock, esc, page
+
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
 EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 THREE_RAPIDS = json.loads((MAPS_DIR / "three-rapids.json").read_text())
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
@@ -82,16 +75,6 @@ def create(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     r = client.post("/new", data=form(**extra))
     assert r.status_code == 200, r.get_data(as_text=True)
     return links_in(r.get_data(as_text=True))
-
-
-def page(client: FlaskClient, url: str) -> str:
-    r = client.get(url)
-    assert r.status_code == 200, r.status_code
-    return r.get_data(as_text=True)
-
-
-def esc(text: str) -> str:
-    return str(escape(text))
 
 
 def errors_of(html: str, field: str) -> str:
