@@ -209,7 +209,7 @@ def test_r5_every_card_dealt_once_nine_per_hand_as_reference_draft(doc) -> None:
         lists, {p["seat"]: p["garnets"] for p in doc["players"]}
     )
     assert res.hands == {s: DECK.sort(hand) for s, hand in ref_hands.items()}
-    assert [(c.index, c.round, c.card, c.contenders, c.winner) for c in res.conflicts] == (
+    assert [(c.number, c.round, c.card, c.contenders, c.winner) for c in res.conflicts] == (
         ref_conflicts
     )
 

@@ -513,7 +513,7 @@ def test_r5_conflicts_are_numbered_across_the_whole_draft() -> None:
     """R5: conflict numbers continue across draft rounds (here rounds 1 and 2)."""
     lists = {1: ranked("A", "D"), 2: ranked("A", "C", "E"), 3: ranked("B", "D")}
     result = run_draft(lists, (1, 2, 3))
-    assert [(c.index, c.round) for c in result.conflicts[:2]] == [(1, 1), (2, 2)]
+    assert [(c.number, c.round) for c in result.conflicts[:2]] == [(1, 1), (2, 2)]
 
 
 # --------------------------------------------------------------------------- R6

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import filterfalse
+from typing import NamedTuple
 
 HAND_SIZE = 9
 
 
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """One conflict of the draft."""
+class Conflict(NamedTuple):
+    """One conflict of the draft (a named tuple: cheap to make, immutable)."""
 
-    index: int  # 1, 2, 3, ... across the whole draft
+    number: int  # 1, 2, 3, ... across the whole draft (the file's "index")
     round: int  # draft round 1-9
     card: str
     contenders: tuple[int, ...]  # ascending
@@ -20,7 +20,7 @@ class Conflict:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "index": self.index,
+            "index": self.number,
             "round": self.round,
             "card": self.card,
             "contenders": list(self.contenders),
@@ -28,8 +28,7 @@ class Conflict:
         }
 
 
-@dataclass(frozen=True)
-class DraftResult:
+class DraftResult(NamedTuple):
     hands: dict[int, tuple[str, ...]]  # in the order received
     conflicts: tuple[Conflict, ...]
 
@@ -63,49 +62,55 @@ def run_draft(
     """
     held: set[str] = set()
     seats = sorted(lists)
-    wanted = [lists[seat] for seat in seats]
-    got: list[list[str]] = [[] for _ in seats]
-    cursor = [0] * len(seats)  # first index on each list that may still be free
-    everyone = tuple(range(len(seats)))
+    n = len(seats)
+    # each seat's list with the held cards skipped, lazily (``held`` is read at
+    # each request), so a request is one ``next``
+    free = [filterfalse(held.__contains__, lists[seat]) for seat in seats]
+    dealt: list[Sequence[str]] = []  # per draft round, each seat's card (seat order)
     conflicts: list[Conflict] = []
-    for draft_round in range(1, rounds + 1):
-        waiting: Sequence[int] = everyone  # positions in ``seats``, ascending
-        while waiting:
-            picked: dict[str, int] = {}  # card -> the first position requesting it
-            shared = False
-            for w in waiting:
-                mine = wanted[w]
-                i = cursor[w]
-                while mine[i] in held:
-                    i += 1
-                cursor[w] = i
-                card = mine[i]
-                if card in picked:
-                    shared = True
-                else:
-                    picked[card] = w
-            if not shared:  # every request granted
-                for card, w in picked.items():
-                    got[w].append(card)
-                held.update(picked)
-                break
-            requests: dict[str, list[int]] = {}  # card -> every position requesting it
-            for w in waiting:
-                requests.setdefault(wanted[w][cursor[w]], []).append(w)
-            still: list[int] = []
-            for card, ws in requests.items():
-                if len(ws) == 1:
-                    winner = ws[0]
-                else:  # a conflict (R6), resolved at once
-                    contenders = tuple(seats[w] for w in ws)
-                    index = len(conflicts) + 1
-                    seat = conflict_winner(index, contenders, order)
-                    conflicts.append(Conflict(index, draft_round, card, contenders, seat))
-                    winner = seats.index(seat)
-                    still.extend(w for w in ws if w != winner)
-                held.add(card)
-                got[winner].append(card)
-            waiting = sorted(still)
-    return DraftResult(
-        {seat: tuple(cards) for seat, cards in zip(seats, got, strict=True)}, tuple(conflicts)
-    )
+    # each round starts with one request per seat: the next card of each ``free``
+    for draft_round, first in zip(range(1, rounds + 1), zip(*free, strict=True), strict=False):
+        requests: Sequence[str] = first  # position in ``seats`` -> card requested
+        if len(set(first)) < n:  # some request is shared
+            requests = list(first)
+            _settle(draft_round, requests, free, held, seats, order, conflicts)
+        held.update(requests)
+        dealt.append(requests)
+    hands = zip(*dealt, strict=True) if dealt else [()] * n
+    return DraftResult(dict(zip(seats, hands, strict=True)), tuple(conflicts))
+
+
+def _settle(
+    draft_round: int,
+    requests: list[str],
+    free: Sequence[Iterator[str]],
+    held: set[str],
+    seats: Sequence[int],
+    order: Sequence[int],
+    conflicts: list[Conflict],
+) -> None:
+    """R5/R6 for a draft round whose first requests are not all different: each
+    shared request is a conflict, resolved at once (in the order of the first
+    seat requesting it); the losers request again, until the requests differ."""
+    waiting: Sequence[int] = range(len(seats))
+    while True:
+        by_card: dict[str, list[int]] = {}  # card -> the positions requesting it
+        for w in waiting:
+            by_card.setdefault(requests[w], []).append(w)
+        if len(by_card) == len(waiting):
+            return
+        held.update(by_card)  # every card requested in this step goes to someone
+        losers: list[int] = []
+        for card, ws in by_card.items():
+            if len(ws) > 1:  # a conflict (R6)
+                contenders = tuple(map(seats.__getitem__, ws))
+                index = len(conflicts) + 1
+                seat = conflict_winner(index, contenders, order)
+                conflicts.append(Conflict(index, draft_round, card, contenders, seat))
+                ws.remove(seats.index(seat))
+                losers += ws
+        waiting = sorted(losers)
+        for w in waiting:  # the losers request again
+            requests[w] = next(free[w])
+        if len(waiting) == 1:  # a lone request cannot be shared
+            return

@@ -9,7 +9,6 @@ that into the exact result that ``referee resolve --json`` prints.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from referee.errors import Problem, RuleError
@@ -61,8 +60,7 @@ class HostEntry(NamedTuple):
 Orders = dict[int, Any]  # seat -> the order as written, None when the seat had none
 
 
-@dataclass(frozen=True)
-class MatchSpec:
+class MatchSpec(NamedTuple):
     """A match file, structurally checked; orders are checked by :func:`resolve`."""
 
     river: RiverMap
@@ -79,8 +77,7 @@ class MatchSpec:
         return {p.seat: p.garnets for p in self.players}
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     spec: MatchSpec
     draft_lists: dict[int, list[str]]
     conflicts: tuple[Conflict, ...]

@@ -19,16 +19,18 @@ class Step(NamedTuple):
     seat: int
     points: int
     votes: tuple[tuple[int, str], ...]  # (seat, direction) for every seat
+    agreed: tuple[int, ...]  # the seats that chose ``direction`` (a control point each)
 
     def as_dict(self) -> dict[str, object]:
+        segment, fork, direction, unanimous, branch, seat, points, _, _ = self
         return {
-            "segment": self.segment,
-            "fork": self.fork,
-            "direction": self.direction,
-            "unanimous": self.unanimous,
-            "branch": self.branch,
-            "seat": self.seat,
-            "points": self.points,
+            "segment": segment,
+            "fork": fork,
+            "direction": direction,
+            "unanimous": unanimous,
+            "branch": branch,
+            "seat": seat,
+            "points": points,
         }
 
 
@@ -44,6 +46,48 @@ def passage(fork: Fork, directions: Sequence[str]) -> tuple[str, bool, Branch]:
     return way, unanimous, side[-1] if unanimous else side[0]  # a side has 1 or 2 branches
 
 
+class _Passage(NamedTuple):
+    way: str
+    unanimous: bool
+    branch: str
+    seat: int  # the seat the branch portrays
+    votes: tuple[tuple[int, str], ...]
+    agreed: tuple[int, ...]
+    to: str | None  # the fork the branch leads to
+
+
+def _passages(
+    river: RiverMap, seats: tuple[int, ...]
+) -> dict[str, dict[tuple[str, ...], _Passage]]:
+    """Per fork, the :func:`passage` of each combination of directions met so far
+    (at most 2^seats per fork), kept with the map so each is worked out once."""
+    key = ("passages", seats)
+    table: dict[str, dict[tuple[str, ...], _Passage]] | None = river.cache.get(key)
+    if table is None:
+        table = river.cache[key] = {fork_id: {} for fork_id in river.forks}
+    return table
+
+
+def _remember(  # the passage of ``chosen`` at ``fork``, kept in ``known``
+    known: dict[tuple[str, ...], _Passage],
+    fork: Fork,
+    seats: tuple[int, ...],
+    chosen: tuple[str, ...],
+) -> _Passage:
+    way, unanimous, branch = passage(fork, chosen)
+    agreed = tuple(seat for seat, d in zip(seats, chosen, strict=True) if d == way)
+    known[chosen] = p = _Passage(
+        way,
+        unanimous,
+        branch.id,
+        branch.seat,
+        tuple(zip(seats, chosen, strict=True)),
+        agreed,
+        branch.to,
+    )
+    return p
+
+
 def raft_round(
     river: RiverMap,
     at: str,
@@ -57,29 +101,22 @@ def raft_round(
     Returns the steps and the fork the raft reaches next (None after the end).
     """
     steps: list[Step] = []
-    seats = sorted(votes)
-    forks = river.forks
+    seats = tuple(sorted(votes))
+    table = _passages(river, seats)
     fork_id: str | None = at
     # one tuple of every seat's direction per fork of the segment, in seat order
-    per_fork = list(zip(*(votes[s] for s in seats), strict=True))
+    per_fork = list(zip(*[votes[s] for s in seats], strict=True))
     for k in range(river.forks_per_segment):
         assert fork_id is not None, "the map ends inside a segment"
-        fork = forks[fork_id]
         chosen = per_fork[k]
-        way, unanimous, branch = passage(fork, chosen)
-        steps.append(
-            Step(
-                segment,
-                fork_id,
-                way,
-                unanimous,
-                branch.id,
-                branch.seat,
-                totals[branch.id],
-                tuple(zip(seats, chosen, strict=False)),  # same length
-            )
+        known = table[fork_id]
+        way, unanimous, branch, seat, pairs, agreed, to = known.get(chosen) or _remember(
+            known, river.forks[fork_id], seats, chosen
         )
-        fork_id = branch.to
+        steps.append(
+            Step(segment, fork_id, way, unanimous, branch, seat, totals[branch], pairs, agreed)
+        )
+        fork_id = to
     return steps, fork_id
 
 
@@ -91,7 +128,6 @@ def scores_and_control(
     control = dict.fromkeys(seats, 0)
     for step in steps:
         scores[step.seat] += step.points
-        for seat, direction in step.votes:
-            if direction == step.direction:
-                control[seat] += 1
+        for seat in step.agreed:
+            control[seat] += 1
     return scores, control

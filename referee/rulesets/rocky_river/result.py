@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .seeded import draw
 
 
-@dataclass(frozen=True, slots=True)
-class Elimination:
+class Elimination(NamedTuple):
     seat: int
     decided_by: str  # "score", "control", "garnets" or "draw"
     tied_on_score: tuple[int, ...]  # the seats that shared the lowest score

@@ -37,7 +37,7 @@ def summary_text(res: Resolution) -> str:
         for c in res.conflicts:
             seats = ", ".join(str(s) for s in c.contenders)
             add(
-                f"    #{c.index} in draft round {c.round}: {c.card} wanted by seats {seats}, "
+                f"    #{c.number} in draft round {c.round}: {c.card} wanted by seats {seats}, "
                 f"won by {who(c.winner)}"
             )
     else:
