@@ -71,10 +71,12 @@ def run_draft(
     # each round starts with one request per seat: the next card of each ``free``
     for draft_round, first in zip(range(1, rounds + 1), zip(*free, strict=True), strict=False):
         requests: Sequence[str] = first  # position in ``seats`` -> card requested
-        if len(set(first)) < n:  # some request is shared
+        size = len(held)
+        held.update(first)  # every card requested goes to someone this round
+        if len(held) - size < n:  # some request is shared
             requests = list(first)
             _settle(draft_round, requests, free, held, seats, order, conflicts)
-        held.update(requests)
+            held.update(requests)
         dealt.append(requests)
     hands = zip(*dealt, strict=True) if dealt else [()] * n
     return DraftResult(dict(zip(seats, hands, strict=True)), tuple(conflicts))

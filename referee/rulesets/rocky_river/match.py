@@ -9,7 +9,7 @@ that into the exact result that ``referee resolve --json`` prints.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from referee.errors import Problem, RuleError
 
@@ -132,7 +132,7 @@ def _orders(raw: object, what: str, problems: list[Problem], index: int | None =
 
 def parse_match(doc: object) -> MatchSpec:
     """Check a match file's structure (FORMAT.md); every problem is reported."""
-    if not isinstance(doc, Mapping):
+    if not isinstance(doc, (dict, Mapping)):
         raise RuleError.single("match/not_object", "a match file must be a JSON object")
     problems: list[Problem] = []
 
@@ -202,8 +202,10 @@ def parse_match(doc: object) -> MatchSpec:
                     "votes",
                 )
             votes = tuple(
-                dict.fromkeys(SEATS) if entry is None else _orders(entry, "votes", problems, i)
-                for i, entry in enumerate(raw_votes)
+                [
+                    dict.fromkeys(SEATS) if entry is None else _orders(entry, "votes", problems, i)
+                    for i, entry in enumerate(raw_votes)
+                ]
             )
 
     host_entered = _host_entered(doc.get("host_entered", []), bad)
@@ -217,7 +219,10 @@ def parse_match(doc: object) -> MatchSpec:
 def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
     """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0."""
     try:  # fast path: a well-formed list, seats in order
-        a, b, c = (Player(p["seat"], p["name"], p["garnets"]) for p in raw)  # type: ignore[attr-defined]
+        x, y, z = cast(list[Any], raw)  # anything else fails below
+        a = Player(x["seat"], x["name"], x["garnets"])
+        b = Player(y["seat"], y["name"], y["garnets"])
+        c = Player(z["seat"], z["name"], z["garnets"])
         if (
             (a.seat, b.seat, c.seat) == (1, 2, 3)
             and type(a.seat) is type(b.seat) is type(c.seat) is int
@@ -305,8 +310,9 @@ def _prefixed(exc: RuleError, what: str, field: str) -> list[Problem]:
 
 def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
     """Apply R5-R10 to every closed round of ``spec``; invalid orders are refused."""
-    deck = deck or load_deck()
-    river, seed = spec.river, spec.seed
+    if deck is None:
+        deck = load_deck()
+    river, seed, garnets = spec.river, spec.seed, spec.garnets
     defaulted: list[Defaulted] = []
     problems: list[Problem] = []
 
@@ -324,7 +330,7 @@ def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
             problems.extend(_prefixed(exc, f"draft order of seat {seat}", f"draft.{seat}"))
     if problems:
         raise RuleError(problems)
-    drafted = run_draft(lists, garnet_order(spec.garnets))
+    drafted = run_draft(lists, garnet_order(garnets))
     hands = {seat: deck.sort(hand) for seat, hand in drafted.hands.items()}
 
     # R7 mapping
@@ -381,9 +387,10 @@ def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
         # R9 once every rafting round has closed
         if len(spec.votes) == river.segments:
             token = token_of_life(scores)
-            elimination = elimination_candidate(scores, control, spec.garnets, seed)
+            elimination = elimination_candidate(scores, control, garnets, seed)
 
-    defaulted.sort(key=Defaulted.sort_key)
+    if defaulted:
+        defaulted.sort(key=Defaulted.sort_key)
     return Resolution(
         spec=spec,
         draft_lists=lists,
@@ -400,8 +407,12 @@ def resolve(spec: MatchSpec, deck: Deck | None = None) -> Resolution:
     )
 
 
+assert SEATS == (1, 2, 3), "_by_seat writes the seats of R1 out"
+
+
 def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
-    return {str(seat): values[seat] for seat in sorted(values)}
+    """A per-seat mapping of a resolution (every seat of R1) keyed "1", "2", "3"."""
+    return {"1": values[1], "2": values[2], "3": values[3]}
 
 
 def result_json(res: Resolution, details: bool = False) -> dict[str, Any]:

@@ -43,8 +43,10 @@ def check_draft(raw: object, deck: Deck) -> list[str]:
             "draft/not_a_list",
             f"a draft order is a list of all {len(deck)} cards, not {_show(raw)}",
         )
-    try:  # fast path: every card once, written canonically
-        if len(raw) == len(deck) and deck.id_set.issuperset(raw) and len(set(raw)) == len(raw):
+    try:  # fast path: every card once, written canonically (the ids it shares with
+        # the deck are all of them: nothing unknown, nothing repeated)
+        count = len(deck.ids)
+        if len(raw) == count and len(deck.id_set.intersection(raw)) == count:
             return list(raw)
     except TypeError:  # an entry that is not a string (a list, an object)
         pass
@@ -91,7 +93,7 @@ def check_placements(
     raw: object, hand: Collection[str], deck: Deck, river: RiverMap
 ) -> dict[str, str]:
     """R7: every card of ``hand`` on one branch whose slot colour it has."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, (dict, Mapping)):
         raise RuleError.single(
             "mapping/not_an_object",
             f"a placement order maps each card in hand to a branch id, not {_show(raw)}",

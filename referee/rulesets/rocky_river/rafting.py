@@ -105,10 +105,8 @@ def raft_round(
     table = _passages(river, seats)
     fork_id: str | None = at
     # one tuple of every seat's direction per fork of the segment, in seat order
-    per_fork = list(zip(*[votes[s] for s in seats], strict=True))
-    for k in range(river.forks_per_segment):
+    for chosen in zip(*[votes[s] for s in seats], strict=True):
         assert fork_id is not None, "the map ends inside a segment"
-        chosen = per_fork[k]
         known = table[fork_id]
         way, unanimous, branch, seat, pairs, agreed, to = known.get(chosen) or _remember(
             known, river.forks[fork_id], seats, chosen
