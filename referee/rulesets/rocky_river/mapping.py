@@ -11,7 +11,7 @@ from .river_map import RiverMap
 def legal_values(deck: Deck, river: RiverMap) -> dict[tuple[str, str], int]:
     """Every legal (card, branch) pair with the value the card adds there (R7),
     computed once per map and deck."""
-    key = ("legal_values", id(deck))
+    key = deck  # the map's cache holds one table per deck, keyed by the deck itself
     values: dict[tuple[str, str], int] | None = river.cache.get(key)
     if values is None:
         values = {}
