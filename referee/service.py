@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, Integer, bindparam, literal, union_all, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -61,6 +61,19 @@ _LOCK_MATCH_FIELDS = (
             getattr(Match, name)
             for name in ("ruleset", "settings", "paused_at", "finished", "rounds_opened")
         )
+    )
+)
+# on SQLite the same statement also reads the open round: the write lock
+# (BEGIN IMMEDIATE) is held from the start, so nothing can have changed it. Not on
+# PostgreSQL, where a subquery reads the statement's snapshot, taken before the
+# row lock was granted: a round closed meanwhile would still look open there.
+_LOCK_MATCH_AND_ROUND = _LOCK_MATCH_FIELDS.returning(
+    *(
+        select(getattr(Round, name))
+        .where(col(Round.match_id) == col(Match.id), col(Round.number) == col(Match.rounds_opened))
+        .scalar_subquery()
+        .label(f"round_{name}")
+        for name in ("phase", "status", "deadline")
     )
 )
 _MATCH_MAP = select(Match.map_doc).where(col(Match.id) == bindparam("match_id"))
@@ -199,6 +212,15 @@ def _fault_sleep_in_close(session: Session) -> None:
         time.sleep(float(delay))
 
 
+class _OpenRound(NamedTuple):
+    """What an order needs of a match's latest round."""
+
+    number: int
+    phase: str
+    status: str
+    deadline: datetime | None
+
+
 class Referee:
     """Every state change of every match goes through here."""
 
@@ -213,6 +235,7 @@ class Referee:
             if is_postgres(engine)
             else engine.execution_options(referee_single_read=True)
         )
+        self._sqlite = engine.dialect.name == "sqlite"
         self._maps: dict[str, Any] = {}  # match id -> its map object (never changes)
         self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
 
@@ -499,19 +522,9 @@ class Referee:
         (after which the version has moved by two: harmless, it only says
         "something changed").
         """
-        with transaction(self.engine) as session:
-            conn = session.connection()
-            m = conn.execute(_LOCK_MATCH_FIELDS, {"match_id": match_id}).first()
-            if m is None:
-                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+        with self.engine.begin() as conn:  # Core: no ORM session needed here
+            m, r = self._lock_for_order(conn, match_id)
             now = self.clock()  # after the lock, so the order's time is its real turn
-            r = (
-                conn.execute(
-                    _ROUND_FIELDS, {"match_id": match_id, "number": m.rounds_opened}
-                ).first()
-                if m.rounds_opened
-                else None
-            )
             if r is None or r.status != "open":
                 raise RuleError.single("round/closed", "no round is open for orders")
             due = r.deadline is not None and r.deadline <= now and m.paused_at is None
@@ -546,6 +559,24 @@ class Referee:
                 )
                 return receipt
         return self._submit_general(match_id, seat, order, host_entered, kind)
+
+    def _lock_for_order(self, conn: Any, match_id: str) -> tuple[Any, _OpenRound | None]:
+        """Lock the match row (bumping its version): what an order needs of the
+        match, and its latest round as it is once the lock is held."""
+        if self._sqlite:
+            m = conn.execute(_LOCK_MATCH_AND_ROUND, {"match_id": match_id}).first()
+            if m is None:
+                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+            if m.round_status is None:
+                return m, None
+            return m, _OpenRound(m.rounds_opened, m.round_phase, m.round_status, m.round_deadline)
+        m = conn.execute(_LOCK_MATCH_FIELDS, {"match_id": match_id}).first()
+        if m is None:
+            raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+        if not m.rounds_opened:
+            return m, None
+        r = conn.execute(_ROUND_FIELDS, {"match_id": match_id, "number": m.rounds_opened}).first()
+        return m, _OpenRound(r.number, r.phase, r.status, r.deadline) if r is not None else None
 
     def _map_doc(self, conn: Any, match_id: str) -> Any:
         """A match's map (immutable once created), read once per process."""
