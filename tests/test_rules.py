@@ -633,6 +633,24 @@ def test_r8_negative_total_is_a_loss_and_control_counts_agreeing_forks(small, de
     assert control == {1: 2, 2: 1, 3: 2}
 
 
+def test_r8_a_round_needs_one_direction_per_fork_of_its_segment(small) -> None:
+    """raft_round is given checked votes; a wrong count is a caller's error, not a
+    shorter or longer float."""
+    with pytest.raises(ValueError, match="a segment has 2 forks, not 1"):
+        _raft(small, {1: ["L"], 2: ["L"], 3: ["R"]})
+    with pytest.raises(ValueError, match="a segment has 2 forks, not 3"):
+        _raft(small, {1: ["L"] * 3, 2: ["L"] * 3, 3: ["R"] * 3})
+
+
+def test_r8_the_same_votes_at_the_same_fork_pass_the_same_way_again(small) -> None:
+    """A fork's passages are worked out once per map and kept; the second float
+    through the same forks with the same votes gives the same steps."""
+    votes = {1: ["L", "R"], 2: ["L", "R"], 3: ["R", "L"]}
+    assert _raft(small, votes) == _raft(small, votes)
+    other = _raft(small, {1: ["R", "R"], 2: ["R", "R"], 3: ["R", "R"]})
+    assert [s.branch for s in other[0]] == ["aR", "bRR"]  # not the kept passages of the first
+
+
 def test_r8_raft_continues_at_the_branch_to(small) -> None:
     """R8: after a branch the raft continues at its `to`; the round returns the next fork."""
     river = parse_map(THREE_RAPIDS)

@@ -132,7 +132,7 @@ def _orders(raw: object, what: str, problems: list[Problem], index: int | None =
 
 def parse_match(doc: object) -> MatchSpec:
     """Check a match file's structure (FORMAT.md); every problem is reported."""
-    if not isinstance(doc, (dict, Mapping)):
+    if not isinstance(doc, (dict, Mapping)):  # dict first: no ABC check in the usual case
         raise RuleError.single("match/not_object", "a match file must be a JSON object")
     problems: list[Problem] = []
 

@@ -93,7 +93,7 @@ def check_placements(
     raw: object, hand: Collection[str], deck: Deck, river: RiverMap
 ) -> dict[str, str]:
     """R7: every card of ``hand`` on one branch whose slot colour it has."""
-    if not isinstance(raw, (dict, Mapping)):
+    if not isinstance(raw, (dict, Mapping)):  # dict first: no ABC check in the usual case
         raise RuleError.single(
             "mapping/not_an_object",
             f"a placement order maps each card in hand to a branch id, not {_show(raw)}",

@@ -68,12 +68,13 @@ def _passages(
     return table
 
 
-def _remember(  # the passage of ``chosen`` at ``fork``, kept in ``known``
+def _remember(
     known: dict[tuple[str, ...], _Passage],
     fork: Fork,
     seats: tuple[int, ...],
     chosen: tuple[str, ...],
 ) -> _Passage:
+    """The passage of ``chosen`` at ``fork``, worked out and kept in ``known``."""
     way, unanimous, branch = passage(fork, chosen)
     agreed = tuple(seat for seat, d in zip(seats, chosen, strict=True) if d == way)
     known[chosen] = p = _Passage(
@@ -105,7 +106,10 @@ def raft_round(
     table = _passages(river, seats)
     fork_id: str | None = at
     # one tuple of every seat's direction per fork of the segment, in seat order
-    for chosen in zip(*[votes[s] for s in seats], strict=True):
+    per_fork = list(zip(*[votes[s] for s in seats], strict=True))
+    if len(per_fork) != river.forks_per_segment:
+        raise ValueError(f"a segment has {river.forks_per_segment} forks, not {len(per_fork)}")
+    for chosen in per_fork:
         assert fork_id is not None, "the map ends inside a segment"
         known = table[fork_id]
         way, unanimous, branch, seat, pairs, agreed, to = known.get(chosen) or _remember(
