@@ -7,8 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rulesets.rocky_river import parse_match, resolve
@@ -16,20 +14,9 @@ from referee.rulesets.rocky_river.audit import audit
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-MAPS = Path(__file__).resolve().parents[2] / "seeds" / "maps"
+from .web_kit import GOLDEN_DIR
 
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
-def svc(app: Flask) -> Referee:
-    service: Referee = app.extensions["referee"]
-    return service
+MAPS = Path(__file__).resolve().parents[3] / "seeds" / "maps"
 
 
 def play(svc: Referee, doc: dict[str, Any], rounds: int) -> tuple[str, str, dict[int, str]]:
@@ -46,7 +33,7 @@ def play(svc: Referee, doc: dict[str, Any], rounds: int) -> tuple[str, str, dict
 
 
 def test_audit_page_shows_every_seat_and_goal(client: FlaskClient, svc: Referee) -> None:
-    doc = json.loads((GOLDEN / "02-ties.match.json").read_text())
+    doc = json.loads((GOLDEN_DIR / "02-ties.match.json").read_text())
     _, host, seats = play(svc, doc, 5)
     dashboard = client.get(f"/host/{host}").get_data(as_text=True)
     assert f"/host/{host}/audit" in dashboard
@@ -76,7 +63,7 @@ def test_audit_page_shows_every_seat_and_goal(client: FlaskClient, svc: Referee)
 
 
 def test_audit_page_before_mapping_explains_why(client: FlaskClient, svc: Referee) -> None:
-    doc = json.loads((GOLDEN / "01-full-game.match.json").read_text())
+    doc = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
     _, host, _ = play(svc, doc, 1)
     r = client.get(f"/host/{host}/audit")
     assert r.status_code == 422
@@ -85,7 +72,7 @@ def test_audit_page_before_mapping_explains_why(client: FlaskClient, svc: Refere
 
 
 def test_service_audit_covers_closed_rounds_only(svc: Referee) -> None:
-    doc = json.loads((GOLDEN / "01-full-game.match.json").read_text())
+    doc = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
     mid, _, _ = play(svc, doc, 3)
     svc.open_round(mid)  # rafting 2 open: not counted
     report = svc.audit(mid)

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -18,6 +16,8 @@ from referee.service import Referee
 from referee.views import view_for
 
 from .web_kit import (
+    EXPECTED,
+    GOLDEN,
     Clock,
     Links,
     create_match,
@@ -29,30 +29,8 @@ from .web_kit import (
     send,
 )
 
-GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
-GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
-EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 HANDS: dict[str, list[str]] = EXPECTED["hands"]
 CANONICAL = list(load_deck().ids)
-
-
-@pytest.fixture
-def clock(app: Flask) -> Clock:
-    c = Clock()
-    app.extensions["referee"].clock = c
-    return c
-
-
-@pytest.fixture
-def client(app: Flask, clock: Clock) -> FlaskClient:
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
-def svc(app: Flask) -> Referee:
-    service: Referee = app.extensions["referee"]
-    return service
 
 
 def create(client: FlaskClient, **extra: str) -> Links:

@@ -1,7 +1,7 @@
 """Helpers the host and player page tests share: a clock the tests move,
 creating a match through the "/new" form, the host's buttons, and sending the
 golden match's orders through the player's forms. (The fixtures that use them
-stay in each test module.)"""
+are in conftest.py beside this file.)"""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from typing import Any
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-GOLDEN = json.loads(
-    (Path(__file__).resolve().parents[1] / "golden" / "01-full-game.match.json").read_text()
-)
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
+GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
+EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 
 
 class Clock:
@@ -35,9 +35,10 @@ class Links:
     seats: dict[int, str]
 
 
-def create_match(client: FlaskClient, name: str, **extra: str) -> Links:
-    """Create a match with the golden file's players through the form; its links."""
-    data = {
+def new_match_form(name: str, /, **extra: Any) -> dict[str, Any]:
+    """What the "/new" form sends for a match with the golden file's players,
+    on the default map, changed by ``extra``."""
+    data: dict[str, Any] = {
         "name": name,
         "bundled_map": "three-rapids",
         "deadline_hours": "48",
@@ -47,7 +48,12 @@ def create_match(client: FlaskClient, name: str, **extra: str) -> Links:
         data[f"players-{i}-name"] = p["name"]
         data[f"players-{i}-garnets"] = str(p["garnets"])
     data.update(extra)
-    r = client.post("/new", data=data)
+    return data
+
+
+def create_match(client: FlaskClient, name: str, **extra: str) -> Links:
+    """Create a match with the golden file's players through the form; its links."""
+    r = client.post("/new", data=new_match_form(name, **extra))
     assert r.status_code == 200, r.get_data(as_text=True)
     html = r.get_data(as_text=True)
     host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', html)

@@ -8,7 +8,6 @@ import io
 import json
 import re
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,45 +21,13 @@ from referee.rulesets.rocky_river.river_map import parse_map
 from referee.service import Referee
 from referee.views import view_for
 
-from .web_kit import Clock, esc, page
+from .web_kit import GOLDEN, Clock, esc, new_match_form, page
 
-GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
-GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
-EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 THREE_RAPIDS = json.loads((MAPS_DIR / "three-rapids.json").read_text())
 
 
-@pytest.fixture
-def clock(app: Flask) -> Clock:
-    c = Clock()
-    app.extensions["referee"].clock = c
-    return c
-
-
-@pytest.fixture
-def client(app: Flask, clock: Clock) -> FlaskClient:
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
-def svc(app: Flask) -> Referee:
-    service: Referee = app.extensions["referee"]
-    return service
-
-
 def form(**extra: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": "Public test",
-        "bundled_map": "three-rapids",
-        "deadline_hours": "48",
-        "create": "1",
-    }
-    for i, p in enumerate(GOLDEN["players"]):
-        data[f"players-{i}-name"] = p["name"]
-        data[f"players-{i}-garnets"] = str(p["garnets"])
-    data.update(extra)
-    return data
+    return new_match_form("Public test", **extra)
 
 
 def links_in(html: str) -> dict[str, Any]:

@@ -3,13 +3,10 @@ refusals shown next to their fields, receipts, and what R11 lets a seat see."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.errors import RuleError
@@ -18,6 +15,8 @@ from referee.rulesets.rocky_river.orders import check_draft, split_list
 from referee.service import Referee
 
 from .web_kit import (
+    EXPECTED,
+    GOLDEN,
     Clock,
     Links,
     create_match,
@@ -28,33 +27,8 @@ from .web_kit import (
     send,
 )
 
-GOLDEN = json.loads(
-    (Path(__file__).resolve().parents[1] / "golden" / "01-full-game.match.json").read_text()
-)
-EXPECTED = json.loads(
-    (Path(__file__).resolve().parents[1] / "golden" / "01-full-game.expected.json").read_text()
-)
 HANDS: dict[str, list[str]] = EXPECTED["hands"]
 CANONICAL = list(load_deck().ids)
-
-
-@pytest.fixture
-def clock(app: Flask) -> Clock:
-    c = Clock()
-    app.extensions["referee"].clock = c
-    return c
-
-
-@pytest.fixture
-def client(app: Flask, clock: Clock) -> FlaskClient:
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
-def svc(app: Flask) -> Referee:
-    service: Referee = app.extensions["referee"]
-    return service
 
 
 def create(client: FlaskClient, **extra: str) -> Links:
