@@ -22,7 +22,6 @@ import statistics
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -130,19 +129,6 @@ def _hammer(
     }
 
 
-def _api(base: str, method: str, path: str, body: Any, token: str | None = None) -> Any:
-    req = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={"Content-Type": "application/json"},
-    )
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(req, timeout=60) as resp:
-        return json.loads(resp.read())
-
-
 def server_bench(
     database_url: str | None = None,
     *,
@@ -156,14 +142,14 @@ def server_bench(
     request a new connection as gunicorn's sync workers close each one);
     ``baseline_rps``: ``GET /`` (the home page: a template, no database) of the
     same server, measured with the same clients in the same run."""
-    from referee.loadtest.server import running_server
+    from referee.loadtest.server import api, running_server
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
         url = database_url or f"sqlite:///{Path(folder) / 'referee.db'}"
         with running_server(url, workers, log_path=Path(folder) / "server.log") as base:
             seats: list[tuple[str, str]] = []
             for i in range(matches):
-                created = _api(
+                created = api(
                     base,
                     "POST",
                     "/api/matches",
@@ -174,7 +160,7 @@ def server_bench(
                         "settings": {"deadline_hours": 0},
                     },
                 )
-                _api(
+                api(
                     base,
                     "POST",
                     f"/api/matches/{created['id']}/rounds/open",

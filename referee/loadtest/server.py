@@ -3,15 +3,59 @@ tests, benchmarks and reliability tests. Nothing here imports locust."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+
+def call_api(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = 60,
+) -> tuple[int, Any]:
+    """One JSON request to the server at ``base`` (``http://host:port``), for
+    ``path`` such as ``/api/matches``: the answer's status and decoded body,
+    error answers included."""
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps({} if body is None else body).encode(),
+        method=method,
+        headers={"Content-Type": "application/json"},
+    )
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def api(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = 60,
+) -> Any:
+    """Like :func:`call_api`, for a call that must succeed: its decoded body."""
+    status, answer = call_api(base, method, path, body, token, timeout)
+    if status >= 400:
+        raise RuntimeError(f"{method} {path} answered {status}: {answer}")
+    return answer
 
 
 def free_port() -> int:

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from referee.loadtest.server import api as server_api
+
 from .conftest import Server
 
 TIMEOUT = 10_000
@@ -27,17 +29,7 @@ NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 
 
 def api(server: Server, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        server.url + "/api" + path,
-        method=method,
-        data=json.dumps(body if body is not None else {}).encode(),
-        headers=headers,
-    )
-    with urllib.request.urlopen(request, timeout=10) as resp:
-        return json.loads(resp.read())
+    return server_api(server.url, method, "/api" + path, body, token, timeout=10)
 
 
 class Match:

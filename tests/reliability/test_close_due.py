@@ -3,20 +3,17 @@ racing a host's close (twice at once) through a real `referee serve`."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from referee.loadtest.checks import INVARIANTS, PUT, verify
-from referee.loadtest.server import running_server
+from referee.loadtest.server import call_api, running_server
 from referee.models import Match, Round
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
@@ -57,24 +54,6 @@ def test_close_due_in_two_processes_closes_each_round_once(engine: Engine, db_ur
         assert svc.recheck(mid) == []
 
 
-def _call(
-    base: str, method: str, path: str, body: Any, token: str | None = None
-) -> tuple[int, Any]:
-    req = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={"Content-Type": "application/json"},
-    )
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
-
-
 def test_orders_racing_a_close_through_the_server(engine: Engine, db_url: str) -> None:
     """Players of 6 matches replace their orders as fast as they can while the
     host closes the round (two close requests at once): each order is in the
@@ -86,14 +65,14 @@ def test_orders_racing_a_close_through_the_server(engine: Engine, db_url: str) -
     lock = threading.Lock()
     with running_server(db_url, workers=2) as base:
         for i in range(6):
-            status, created = _call(
+            status, created = call_api(
                 base,
                 "POST",
                 "/api/matches",
                 {"name": f"race {i}", "map": "three-rapids", "players": DEMO["players"]},
             )
             assert status == 201
-            status, _ = _call(
+            status, _ = call_api(
                 base, "POST", f"/api/matches/{created['id']}/rounds/open", {}, created["host_token"]
             )
             assert status == 200
@@ -112,7 +91,7 @@ def test_orders_racing_a_close_through_the_server(engine: Engine, db_url: str) -
             while refused < 2 and not stop.is_set():
                 t0 = time.time()
                 draft = rng.sample(cards, len(cards))
-                status, answer = _call(
+                status, answer = call_api(
                     base,
                     "PUT",
                     f"/api/matches/{m['id']}/orders",
@@ -135,7 +114,7 @@ def test_orders_racing_a_close_through_the_server(engine: Engine, db_url: str) -
 
         def host(m: dict[str, Any], delay: float) -> None:
             time.sleep(delay)
-            status, answer = _call(
+            status, answer = call_api(
                 base, "POST", f"/api/matches/{m['id']}/rounds/close", {"round": 1}, m["host_token"]
             )
             with lock:
