@@ -66,6 +66,22 @@ def river() -> RiverMap:
     return load_bundled_map("three-rapids")
 
 
+@pytest.fixture
+def lopsided_map_doc() -> dict[str, Any]:
+    """The default map rewritten so that seat 1 portrays every branch but one of
+    each other seat's: a map the fairness audit must flag (a fresh copy)."""
+    doc = load_bundled_map("three-rapids").to_json()
+    kept = {2: False, 3: False}
+    for fork in doc["forks"]:
+        for side in ("left", "right"):
+            for branch in fork[side]:
+                if branch["seat"] in kept and not kept[branch["seat"]]:
+                    kept[branch["seat"]] = True
+                else:
+                    branch["seat"] = 1
+    return doc
+
+
 @pytest.fixture(scope="session")
 def make_match() -> Callable[..., dict[str, Any]]:
     return build_match
