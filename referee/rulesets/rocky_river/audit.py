@@ -149,11 +149,9 @@ class _Model:
         river, m = self.sit.river, self.m
         at = self._forks()
         incoming: dict[str, list[Any]] = {}
-        for fid, depth in river.depth.items():
-            if depth > self.sit.steps:
-                continue
+        for fid in at:  # the forks the raft can reach in the steps audited
             fork = river.forks[fid]
-            d = depth - 1
+            d = river.depth[fid] - 1
             others = [self.sit.votes[d][s] for s in SEATS if s != seat]
             chosen: dict[str, Branch] = {}
             for own in ("L", "R"):
@@ -179,9 +177,7 @@ class _Model:
         river, m = self.sit.river, self.m
         at = self._forks()
         incoming: dict[str, list[Any]] = {}
-        for fid, depth in river.depth.items():
-            if depth > self.sit.steps:
-                continue
+        for fid in at:
             lits = []
             for b in river.forks[fid].branches():
                 t = m.new_bool_var(f"take_{b.id}")
