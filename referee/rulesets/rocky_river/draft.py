@@ -76,7 +76,6 @@ def run_draft(
         if len(held) - size < n:  # some request is shared
             requests = list(first)
             _settle(draft_round, requests, free, held, seats, order, conflicts)
-            held.update(requests)
         dealt.append(requests)
     hands = zip(*dealt, strict=True) if dealt else [()] * n
     return DraftResult(dict(zip(seats, hands, strict=True)), tuple(conflicts))
@@ -101,7 +100,6 @@ def _settle(
             by_card.setdefault(requests[w], []).append(w)
         if len(by_card) == len(waiting):
             return
-        held.update(by_card)  # every card requested in this step goes to someone
         losers: list[int] = []
         for card, ws in by_card.items():
             if len(ws) > 1:  # a conflict (R6)
@@ -112,7 +110,8 @@ def _settle(
                 ws.remove(seats.index(seat))
                 losers += ws
         waiting = sorted(losers)
-        for w in waiting:  # the losers request again
+        for w in waiting:  # the losers request again, all at once
             requests[w] = next(free[w])
+        held.update(map(requests.__getitem__, waiting))  # each goes to someone
         if len(waiting) == 1:  # a lone request cannot be shared
             return
