@@ -28,7 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from referee.db import is_postgres, read, transaction
+from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.ruleset import Ruleset, Setup, get_ruleset
@@ -230,12 +230,12 @@ class Referee:
         # one-statement reads (the token look-up of every authenticated request)
         # need no transaction: SQLite runs the statement as its own (see db.py),
         # and PostgreSQL in autocommit saves the BEGIN and ROLLBACK round trips
-        self._single_read = (
-            engine.execution_options(isolation_level="AUTOCOMMIT")
-            if is_postgres(engine)
-            else engine.execution_options(referee_single_read=True)
-        )
         self._sqlite = engine.dialect.name == "sqlite"
+        self._single_read = (
+            engine.execution_options(referee_single_read=True)
+            if self._sqlite
+            else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         self._maps: dict[str, Any] = {}  # match id -> its map object (never changes)
         self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
 
