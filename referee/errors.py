@@ -28,13 +28,30 @@ class Problem:
         return out
 
 
+# at most this many problems are listed in one refusal (a hostile 100,000-entry
+# order would otherwise get a reply of megabytes); the rest are counted in one more
+MAX_PROBLEMS = 50
+
+
 class RuleError(Exception):
-    """An input breaks one or more rules; ``problems`` lists every one found."""
+    """An input breaks one or more rules; ``problems`` lists every one found,
+    up to :data:`MAX_PROBLEMS`, then one ``problems/more`` saying how many more."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        if not self.problems:
+        found = tuple(problems)
+        if not found:
             raise ValueError("RuleError needs at least one problem")
+        if len(found) > MAX_PROBLEMS:
+            more = len(found) - MAX_PROBLEMS
+            found = (
+                *found[:MAX_PROBLEMS],
+                Problem(
+                    "problems/more",
+                    f"... and {more} more problem{'s' if more != 1 else ''} of the same input, "
+                    f"not listed (only the first {MAX_PROBLEMS} are)",
+                ),
+            )
+        self.problems: tuple[Problem, ...] = found
         super().__init__("; ".join(p.message for p in self.problems))
 
     @property

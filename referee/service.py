@@ -190,6 +190,16 @@ class MatchState:
         return {o.seat: o for o in self.orders if o.round_number == number}
 
 
+@dataclass(frozen=True)
+class Preview:
+    """What :meth:`Referee.preview` found: the match, its open round, and the
+    round's resolution when every order of it was entered by the host (else None)."""
+
+    state: MatchState
+    round: Round
+    result: Any
+
+
 def setup_of(match: Match, seats: list[Seat]) -> Setup:
     return Setup(
         map_doc=match.map_doc,
@@ -210,6 +220,17 @@ def _fault_sleep_in_close(session: Session) -> None:
     if delay:
         session.flush()  # the writes are in the database, uncommitted
         time.sleep(float(delay))
+
+
+def _check_round_number(open_number: int, meant: int | None) -> None:
+    """Refuse an order written for a round other than the open one."""
+    if meant is not None and meant != open_number:
+        raise RuleError.single(
+            "round/closed",
+            f"this order was written for round {meant}, which is not open (the open round "
+            f"is round {open_number}); it was not recorded",
+            "round",
+        )
 
 
 class _OpenRound(NamedTuple):
@@ -509,11 +530,14 @@ class Referee:
         *,
         host_entered: bool = False,
         kind: str | None = None,
+        round_number: int | None = None,
     ) -> str:
         """Check and store ``seat``'s order for the open round; the receipt.
 
         ``kind`` (optional) is the kind of order the caller meant (e.g. "votes");
-        it must be the open round's.
+        it must be the open round's. ``round_number`` (optional) is the round the
+        caller wrote the order for: an order for a round that is no longer open
+        (replayed, or sent from a page left open) is refused with ``round/closed``.
 
         The hot path of the service, so it is written with prepared Core
         statements in one transaction: lock the match row while bumping its
@@ -527,6 +551,7 @@ class Referee:
             now = self.clock()  # after the lock, so the order's time is its real turn
             if r is None or r.status != "open":
                 raise RuleError.single("round/closed", "no round is open for orders")
+            _check_round_number(r.number, round_number)
             due = r.deadline is not None and r.deadline <= now and m.paused_at is None
             if not due and not m.settings.get("close_early"):
                 rules = get_ruleset(m.ruleset)
@@ -558,7 +583,7 @@ class Referee:
                     },
                 )
                 return receipt
-        return self._submit_general(match_id, seat, order, host_entered, kind)
+        return self._submit_general(match_id, seat, order, host_entered, kind, round_number)
 
     def _lock_for_order(self, conn: Any, match_id: str) -> tuple[Any, _OpenRound | None]:
         """Lock the match row (bumping its version): what an order needs of the
@@ -623,7 +648,13 @@ class Referee:
             )
 
     def _submit_general(
-        self, match_id: str, seat: int, order: Any, host_entered: bool, kind: str | None
+        self,
+        match_id: str,
+        seat: int,
+        order: Any,
+        host_entered: bool,
+        kind: str | None,
+        round_number: int | None,
     ) -> str:
         """Submitting through the ORM, for the rare cases: the deadline has passed
         (close the round, then refuse) or the round may close early."""
@@ -637,6 +668,7 @@ class Referee:
                 self._close(session, match, rnd, "deadline", now)
                 closed_late = True
             else:
+                _check_round_number(rnd.number, round_number)
                 receipt = self._store_order(
                     session, match, rnd, rules, seat, order, host_entered, kind, now
                 )
@@ -753,14 +785,26 @@ class Referee:
         session.add_all([rnd, match])
         _fault_sleep_in_close(session)
 
-    def preview(self, match_id: str) -> Any:
-        """What closing the open round now would give (missing orders defaulted);
-        nothing is stored. For the host only."""
+    def preview(self, match_id: str) -> Preview:
+        """For the host: what closing the open round now would use for each seat,
+        and the resolution only when it depends on nothing sealed from the host.
+
+        The host never learns a sealed order's content before its round closes,
+        and nothing computed from one (a hand, a total, the way the raft goes) is
+        as secret as the order. Nor does the host hold the seed before the end, so
+        a seat's seeded default is not shown either. The round is therefore
+        resolved here only when the host entered every order of it itself;
+        otherwise the preview says, seat by seat, whose order will be used."""
         state = self.state(match_id)
         rnd = state.open_round
         if rnd is None:
             raise RuleError.single("round/closed", "no round is open to preview")
-        return state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+        orders = state.orders_of(rnd.number)
+        seats = [p["seat"] for p in state.setup.players]
+        result = None
+        if all(s in orders and orders[s].host_entered for s in seats):
+            result = state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+        return Preview(state, rnd, result)
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""
@@ -811,8 +855,23 @@ class Referee:
     # ---- files and checks ----------------------------------------------
 
     def export(self, match_id: str) -> Any:
-        """The match file (FORMAT.md) of every closed round."""
+        """The match file (FORMAT.md) of every closed round, as the host may have
+        it: R10 makes the seed public only at the end (with it, every seeded
+        default, draw and deal could be computed in advance), so before the end
+        the file carries ``"seed": null``; ``seed_sha256`` is always there, so the
+        seed published at the end can be checked against it."""
         state = self.state(match_id)
+        document = self.document(match_id, state)
+        if not state.match.finished:
+            document["seed"] = None
+        document["seed_sha256"] = state.match.seed_sha256
+        return document
+
+    def document(self, match_id: str, state: MatchState | None = None) -> Any:
+        """The match file of every closed round with its seed, whatever the
+        match's stage: for the referee's own checks and the operator's tools,
+        never for a host before the end (see :meth:`export`)."""
+        state = state or self.state(match_id)
         closed = state.last_closed
         return self._document(state, upto=closed.number if closed else 0)
 

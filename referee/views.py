@@ -8,17 +8,25 @@ from its output, never from the stored rows, so nothing sealed can leak.
 - A seat also sees its own orders (with receipts) and what the ruleset lets it
   see of the results (its own hand and placements).
 - The host sees every closed round's orders and full results, and for the open
-  round only who has submitted and their commitments, never the content.
+  round only who has submitted and when, and the content of the orders it entered
+  itself: never a player's sealed order, nor anything that changes with its
+  content (its receipt, its revision count).
+- Once a round has closed, everyone sees which of its orders the host entered.
 - After the host's full reveal, everything is public, salts included.
+- ``version`` is a digest of the rest of the view, so it moves only when
+  something this viewer may see has changed (a replaced sealed order moves no
+  one's version but its sender's).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from typing import Any
 
 from referee.ruleset import Viewer
-from referee.service import MatchState
+from referee.service import MatchState, Preview
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -47,9 +55,16 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
             "closed_by": stored.closed_by if stored else None,
             "submitted": sorted(orders),
         }
-        if viewer.kind == "host" or revealed:
-            entry["receipts"] = {str(s): o.receipt for s, o in sorted(orders.items())}
+        closed = stored is not None and stored.status == "closed"
+        if closed or viewer.kind == "host":
+            # who entered an order is public once its round closes; the host knows
+            # it of the open round (a player replacing a host-entered order shows)
             entry["host_entered"] = sorted(s for s, o in orders.items() if o.host_entered)
+        if (viewer.kind == "host" and closed) or revealed:
+            entry["receipts"] = {str(s): o.receipt for s, o in sorted(orders.items())}
+        if viewer.kind == "host" and not closed:
+            # the fact and time of each submission, nothing that changes with content
+            entry["sent_at"] = {str(s): _iso(o.submitted_at) for s, o in sorted(orders.items())}
         rounds.append(entry)
 
     last = state.last_closed
@@ -75,13 +90,22 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "rounds": rounds,
         "current_round": match.rounds_opened or None,
         "closed_rounds": last.number if last else 0,
-        "version": match.version,
         "result": result,
     }
     if match.finished:
         view["seed"] = match.seed
     view["orders"] = _orders(state, viewer)
+    view["version"] = view_version(view)
     return view
+
+
+def view_version(view: dict[str, Any]) -> str:
+    """A short digest of everything in ``view`` but its version: it changes when,
+    and only when, something this viewer may see changes (pictures' ETags and
+    clients polling for news use it)."""
+    content = {k: v for k, v in view.items() if k != "version"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
@@ -91,7 +115,9 @@ def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for o in state.orders:
         own = viewer.kind == "seat" and viewer.seat == o.seat
-        host_may = viewer.kind == "host" and o.round_number in closed
+        # the host reads closed rounds' orders, and in the open round only what it
+        # entered itself (a player's replacement of it is sealed again)
+        host_may = viewer.kind == "host" and (o.round_number in closed or o.host_entered)
         if not (own or host_may or revealed):
             continue
         item: dict[str, Any] = {
@@ -99,9 +125,50 @@ def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
             "receipt": o.receipt,
             "submitted_at": _iso(o.submitted_at),
             "host_entered": o.host_entered,
-            "revision": o.revision,
         }
+        if own or revealed or o.round_number in closed:
+            # how often an order was replaced says something about a sealed round
+            item["revision"] = o.revision
         if revealed:
             item["salt"] = o.salt
         out.setdefault(str(o.round_number), {})[str(o.seat)] = item
     return out
+
+
+def preview_for(preview: Preview) -> dict[str, Any]:
+    """The host's preview of closing the open round now, as a view: per seat,
+    which order closing would use (the player's own, still sealed; the one the
+    host entered, with its content; or the seeded default for a missing one),
+    and the resolution only when the service could compute it from orders the
+    host entered (see :meth:`referee.service.Referee.preview`)."""
+    state = preview.state
+    rnd = preview.round
+    orders = state.orders_of(rnd.number)
+    seats: list[dict[str, Any]] = []
+    for player in state.setup.players:
+        seat = player["seat"]
+        o = orders.get(seat)
+        entry: dict[str, Any] = {"seat": seat, "name": player["name"]}
+        if o is None:
+            entry["uses"] = "default"
+        elif o.host_entered:
+            entry.update(uses="host_entered", order=o.payload, submitted_at=_iso(o.submitted_at))
+        else:
+            entry.update(uses="sealed", submitted_at=_iso(o.submitted_at))
+        seats.append(entry)
+    resolved = preview.result is not None
+    return {
+        "round": rnd.number,
+        "phase": rnd.phase,
+        "title": state.ruleset.round_title(state.setup, rnd.number),
+        "seats": seats,
+        "resolved": resolved,
+        "result": preview.result if resolved else None,
+        "note": (
+            "Every order of this round was entered by you, so this is what closing it now gives."
+            if resolved
+            else "What closing now would give is not shown: it depends on orders sealed "
+            "from you until the round closes (the players' own orders, and the seeded "
+            "defaults of missing ones)."
+        ),
+    }

@@ -16,15 +16,13 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.ruleset import Viewer
-from referee.views import view_for
+from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import check_text, parse_deadline, status_for
+from referee.web.common import base_url, check_text, parse_deadline, status_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 OPENAPI = Path(__file__).with_name("openapi.json")
-# what a preview leaves out: the content of sealed orders (R11), as on the host's page
-SEALED_KEYS = ("draft_lists", "placements", "votes")
 MAX_ROUND = 2**31 - 1
 
 
@@ -154,26 +152,37 @@ def open_round(match_id: str) -> Response:
     return jsonify(view_for(referee().state(match_id), Viewer.host()))
 
 
+def _whole_number(body: dict[str, Any], key: str, code: str, what: str) -> int | None:
+    """``body[key]`` as a whole number from 1 (None when absent or null): a
+    JSON integer, not ``1.0``, ``true`` or a string."""
+    value = body.get(key)
+    if value is None:
+        return None
+    if type(value) is not int or not 1 <= value <= MAX_ROUND:
+        raise RuleError.single(code, f"{key} must be {what}, not {value!r}", key)
+    return value
+
+
 @bp.put("/matches/<match_id>/orders")
 def put_order(match_id: str) -> Response:
     viewer = _viewer(match_id)
-    body = _object_body(("seat", "draft", "placements", "votes"))
-    seat = viewer.seat
+    body = _object_body(("seat", "round", "draft", "placements", "votes"))
     host_entered = viewer.kind == "host"
+    meant = _whole_number(body, "round", "round/bad_number", "the round number (1, 2, ...)")
     if host_entered:
-        seat = body.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
+        if "seat" not in body or body["seat"] is None:
             raise RuleError.single(
                 "order/no_seat", 'the host enters an order for a player with {"seat": n, ...}'
             )
-    elif "seat" in body and (body["seat"] != seat or isinstance(body["seat"], bool)):
-        if isinstance(body["seat"], int) and not isinstance(body["seat"], bool):
+        seat = _whole_number(body, "seat", "order/no_seat", "a seat number (1, 2, ...)")
+    else:
+        seat = viewer.seat
+        mine = f"your seat number ({seat}) or left out"
+        sent = _whole_number(body, "seat", "order/no_seat", mine)
+        if sent is not None and sent != seat:
             raise RuleError.single(
                 "auth/forbidden", "a seat's token sends orders for its own seat only", "seat"
             )
-        raise RuleError.single(
-            "order/no_seat", f"seat must be your seat number ({seat}) or left out", "seat"
-        )
     kinds = [k for k in ("draft", "placements", "votes") if k in body]
     if len(kinds) != 1:
         raise RuleError.single(
@@ -182,7 +191,12 @@ def put_order(match_id: str) -> Response:
         )
     assert seat is not None
     receipt = referee().submit_order(
-        match_id, seat, body[kinds[0]], host_entered=host_entered, kind=kinds[0]
+        match_id,
+        seat,
+        body[kinds[0]],
+        host_entered=host_entered,
+        kind=kinds[0],
+        round_number=meant,
     )
     return jsonify({"accepted": True, "receipt": receipt})
 
@@ -191,13 +205,7 @@ def put_order(match_id: str) -> Response:
 def close_round(match_id: str) -> Response:
     _host(match_id)
     body = _object_body(("round",))
-    number = body.get("round")
-    if number is not None and (
-        not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_ROUND
-    ):
-        raise RuleError.single(
-            "round/bad_number", f"round must be a round number (1, 2, ...), not {number!r}", "round"
-        )
+    number = _whole_number(body, "round", "round/bad_number", "a round number (1, 2, ...)")
     rnd = referee().close_round(match_id, number)
     view = view_for(referee().state(match_id), Viewer.public())
     return jsonify({"round": rnd.number, "closed_by": rnd.closed_by, "result": view["result"]})
@@ -229,13 +237,8 @@ def resume(match_id: str) -> Response:
 @bp.get("/matches/<match_id>/preview")
 def preview(match_id: str) -> Response:
     _host(match_id)
-    result = referee().preview(match_id)
-    # the host sees what closing now would give, never a sealed order's content
-    shown = {k: v for k, v in result.items() if k not in SEALED_KEYS}
-    if "votes" in result:  # the votes of rafting rounds already closed are no secret
-        closed = referee().state(match_id).last_closed
-        shown["votes"] = result["votes"][: max((closed.number if closed else 0) - 2, 0)]
-    return jsonify({"preview": shown})
+    # a view: nothing a sealed order's content could change (views.preview_for)
+    return jsonify({"preview": preview_for(referee().preview(match_id))})
 
 
 @bp.post("/matches/<match_id>/reveal")
@@ -251,7 +254,7 @@ def reissue(match_id: str) -> Response:
     body = _object_body(("seat",))
     who = body.get("seat")
     seats = referee().state(match_id).ruleset.seats
-    if who is not None and (not isinstance(who, int) or isinstance(who, bool) or who not in seats):
+    if who is not None and (type(who) is not int or who not in seats):
         raise RuleError.single(
             "seat/unknown", f"seat must be 1, 2 or 3 (or null for the host), not {who!r}"
         )
@@ -277,5 +280,5 @@ def post(match_id: str) -> Response:
     if fmt not in ("markdown", "bbcode"):
         raise RuleError.single("post/bad_format", f"format must be markdown or bbcode, not '{fmt}'")
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=request.url_root)
+    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return jsonify({"format": fmt, "post": text})

@@ -22,9 +22,9 @@ from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm
 from forms.orders import choices
 from referee.errors import Problem, RuleError
 from referee.ruleset import Viewer
-from referee.views import view_for
+from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import status_for
+from referee.web.common import base_url, external_url, status_for
 from referee.web.player import order_form, submit
 from referee.web.public import (
     POST_FORMATS,
@@ -38,8 +38,6 @@ from referee.web.public import (
 bp = Blueprint("host", __name__, url_prefix="/host")
 
 NOT_FOUND = "This link does not open anything. If you re-issued your host link, use the new one."
-# order content the preview leaves out: the host never reads a sealed order (R11)
-SEALED_KEYS = ("draft_lists", "placements", "votes")
 
 
 @bp.errorhandler(RuleError)
@@ -131,7 +129,7 @@ def _dashboard(
         deadline_form=forms.get("deadline") or DeadlineForm(formdata=None),
         reissue_form=reissue,
         action_form=ActionForm(formdata=None),
-        public_url=url_for("public.match_page", match_id=match_id, _external=True),
+        public_url=external_url("public.match_page", match_id=match_id),
         **context,
     ), status_for(exc) if exc is not None else 200
 
@@ -248,24 +246,24 @@ def preview(token: str) -> ResponseReturnValue:
     match_id = match_of(token)
     try:
         _checked(ActionForm())
-        result = referee().preview(match_id)
+        found = referee().preview(match_id)
     except RuleError as exc:
         return _dashboard(token, match_id, action="close", exc=exc)
-    state = referee().state(match_id)
-    view = view_for(state, Viewer.host())
+    view = view_for(found.state, Viewer.host())
     context = match_context(view)
-    shown = {k: v for k, v in result.items() if k not in SEALED_KEYS}
-    if "votes" in result:  # the votes of rafting rounds already closed are no secret
-        shown["votes"] = result["votes"][: max(view["closed_rounds"] - 2, 0)]
-    known = {step["branch"]: step["points"] for step in shown.get("path", [])}
-    passed = set(known)
-    known.update(shown.get("branch_totals", {}))
-    rnd = context["open_round"]
-    closed = rnd["number"] if rnd is not None else view["closed_rounds"]
-    context.update(
-        view={**view, "closed_rounds": closed}, result=shown, known_totals=known, passed=passed
-    )
-    return render_template("host/preview.html", token=token, **context)
+    shown = preview_for(found)
+    if shown["resolved"]:  # only orders the host entered: the whole resolution
+        result = shown["result"]
+        known = {step["branch"]: step["points"] for step in result.get("path", [])}
+        passed = set(known)
+        known.update(result.get("branch_totals", {}))
+        context.update(
+            view={**view, "closed_rounds": shown["round"]},
+            result=result,
+            known_totals=known,
+            passed=passed,
+        )
+    return render_template("host/preview.html", token=token, preview=shown, **context)
 
 
 @bp.route("/<token>/order/<int:seat>", methods=["GET", "POST"])
@@ -290,14 +288,15 @@ def enter_order(token: str, seat: int) -> ResponseReturnValue:
     else:
         built = order_form(view, context, seat)
     rnd = context["open_round"]
-    receipts = rnd.get("receipts", {}) if rnd else {}
+    sent_at = rnd.get("sent_at", {}) if rnd else {}
     return render_template(
         "host/order.html",
         token=token,
         seat=seat,
         order=built,
         problems=list(exc.problems) if exc is not None else [],
-        existing=receipts.get(str(seat)),
+        existing=sent_at.get(str(seat)),
+        existing_by_host=rnd is not None and seat in rnd.get("host_entered", []),
         **context,
     ), status_for(exc) if exc is not None else 200
 
@@ -321,11 +320,11 @@ def reissue(token: str) -> ResponseReturnValue:
     view = view_for(state, Viewer.host())
     names = {p["seat"]: p["name"] for p in view["players"]}
     if seat is None:
-        url = url_for("host.dashboard", token=new, _external=True)
+        url = external_url("host.dashboard", token=new)
         label = "your host link"
         dashboard_url = url
     else:
-        url = url_for("player.play", token=new, _external=True)
+        url = external_url("player.play", token=new)
         label = f"the link of seat {seat} ({names[seat]})"
         dashboard_url = url_for("host.dashboard", token=token)
     return render_template(
@@ -355,7 +354,7 @@ def post(token: str) -> ResponseReturnValue:
         view=public,
         fmt=fmt,
         formats=POST_FORMATS,
-        text=state.ruleset.post(public, fmt, base_url=request.url_root),
+        text=state.ruleset.post(public, fmt, base_url=base_url()),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -9,9 +10,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from referee.errors import RuleError
 from referee.rulesets.rocky_river import resolve_document
 
 from .conftest import PLAYERS
+
+SEATS = (1, 2, 3)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 GOLDEN_CASES = sorted(p.name.removesuffix(".match.json") for p in GOLDEN.glob("*.match.json"))
@@ -80,7 +84,17 @@ def test_golden_matches_played_through_the_api_reproduce(
     assert {k: result.get(k) for k in expected} == expected
     exported = client.get(f"/api/matches/{created['id']}/export", headers=host)
     assert exported.status_code == 200
-    assert resolve_document(exported.get_json()) == expected
+    document = exported.get_json()
+    assert document["seed_sha256"] == hashlib.sha256(doc["seed"].encode()).hexdigest()
+    if "elimination_candidate" in expected:  # finished: the seed is public (R10)
+        assert document["seed"] == doc["seed"]
+    else:  # not yet: the host's file has no seed, and cannot be resolved
+        assert document["seed"] is None
+        with pytest.raises(RuleError) as refused:
+            resolve_document(document)
+        assert refused.value.codes == ["match/no_seed"]
+        document["seed"] = doc["seed"]  # as it will be published at the end
+    assert resolve_document(document) == expected
 
 
 def _seed_then_random(seed: str) -> Any:
@@ -196,7 +210,10 @@ def test_orders_are_sealed_and_replaceable_until_close(client: FlaskClient) -> N
     assert other["orders"] == {}
     host_view = client.get(f"/api/matches/{mid}/me", headers=host).get_json()
     assert host_view["orders"] == {}
-    assert host_view["rounds"][0]["receipts"] == {"1": second["receipt"]}
+    # the host learns that seat 1 sent an order and when, not its receipt (which
+    # changes with every replacement)
+    assert "receipts" not in host_view["rounds"][0]
+    assert list(host_view["rounds"][0]["sent_at"]) == ["1"]
     mine = client.get(f"/api/matches/{mid}/me", headers=s1).get_json()
     assert mine["orders"]["1"]["1"]["order"] == list(reversed(deck))
     assert mine["orders"]["1"]["1"]["revision"] == 2
@@ -378,7 +395,9 @@ def test_preview_is_host_only_and_stores_nothing(client: FlaskClient) -> None:
     before = client.get(f"/api/matches/{mid}/me", headers=host).get_json()
     preview = client.get(f"/api/matches/{mid}/preview", headers=host)
     assert preview.status_code == 200
-    assert len(preview.get_json()["preview"]["defaulted"]) == 3
+    shown = preview.get_json()["preview"]
+    assert [(s["seat"], s["uses"]) for s in shown["seats"]] == [(n, "default") for n in SEATS]
+    assert shown["resolved"] is False and shown["result"] is None
     after = client.get(f"/api/matches/{mid}/me", headers=host).get_json()
     assert before == after
     seat = bearer(created["player_tokens"]["1"])

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple, cast
 
 from referee.errors import Problem, RuleError
+from referee.matchfile import check_seed
 
 from .cards import Deck
 from .data import load_bundled_map, load_deck
@@ -162,9 +163,8 @@ def parse_match(doc: object) -> MatchSpec:
 
     players = parse_players(doc.get("players"), bad)
 
-    seed = doc.get("seed")
-    if not isinstance(seed, str) or not seed:
-        bad("match/bad_seed", "'seed' must be a non-empty string", "seed")
+    seed, seed_problems = check_seed(doc)
+    problems.extend(seed_problems)
 
     if "draft" not in doc:
         bad(

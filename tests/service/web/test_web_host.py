@@ -185,7 +185,7 @@ def test_host_entered_order(client: FlaskClient, svc: Referee) -> None:
     html = r.get_data(as_text=True)
     receipt = re.search(r"recorded as entered by the host. Receipt: ([0-9a-f]{64})", html)
     assert receipt
-    assert "P2 (seat 2):\n        <strong>order received</strong> (entered by the host)" in html
+    assert "P2 (seat 2):\n        <strong>order received</strong> (entered by you)" in html
     order = svc.state(links.match_id).orders_of(1)[2]
     assert order.host_entered and order.receipt == receipt.group(1)
     # the player sees it as entered for them by the host
@@ -240,16 +240,35 @@ def test_preview_is_shown_to_the_host_only_and_nothing_is_stored(
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert "Preview: closing Draft now" in html and "nothing is stored" in html
-    assert 'data-hand-seat="1"' in html
-    # seats 2 and 3 would get the seeded default
-    assert "draft: P2 (seat 2)" in html and "draft: P3 (seat 3)" in html
-    # the order itself is not shown
+    # per seat, which order closing would use; nothing computed from a sealed order
+    assert "P1 (seat 1):\n    <strong>their own order</strong>" in html
+    assert "P2 (seat 2):\n    <strong>no order</strong>" in html
+    assert "data-hand-seat" not in html
     assert ", ".join(GOLDEN["draft"]["1"]) not in html
     after = svc.state(links.match_id)
     assert after.match.version == before.match.version
     assert [(r.number, r.status, r.result) for r in after.rounds] == [(1, "open", None)]
     # and the seat's page knows nothing of it
     assert "data-hand-card" not in page(client, links.seats[1])
+
+
+def test_preview_resolves_a_round_whose_every_order_the_host_entered(
+    client: FlaskClient, svc: Referee
+) -> None:
+    links = create(client)
+    host_post(client, links, "open")
+    for seat in (1, 2, 3):
+        r = client.post(
+            f"{links.host}/order/{seat}",
+            data={"round": "1", "ranking_text": ", ".join(GOLDEN["draft"][str(seat)])},
+        )
+        assert r.status_code == 302
+    html = host_post(client, links, "preview").get_data(as_text=True)
+    assert html.count("<strong>the order you entered</strong>") == 3
+    for seat in ("1", "2", "3"):  # the hands closing would deal
+        assert f'data-hand-seat="{seat}"' in html
+    expected = svc.preview(links.match_id).result
+    assert expected is not None and expected["hands"]["1"]
 
 
 def test_close_and_the_results_the_host_sees(client: FlaskClient) -> None:

@@ -1,0 +1,55 @@
+"""What every game's match file shares: the seed, and its published digest.
+
+R10: the seed is secret until the match ends; its SHA-256 is public from the
+start. A match file exported before the end therefore carries ``"seed": null``
+and ``seed_sha256``; such a file cannot be resolved (every seeded default and
+draw needs the seed), and says so. A file that carries both is checked: the
+seed must hash to the digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from referee.errors import Problem
+
+
+def seed_digest(seed: str) -> str:
+    """The lowercase SHA-256 hex digest of a seed, as published from the start."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def check_seed(doc: Mapping[str, Any]) -> tuple[str | None, list[Problem]]:
+    """The file's seed, or the problems with it (a missing or null seed, a seed
+    that does not match the file's ``seed_sha256``)."""
+    seed = doc.get("seed")
+    digest = doc.get("seed_sha256")
+    problems: list[Problem] = []
+    if seed is None and "seed" in doc:
+        problems.append(
+            Problem(
+                "match/no_seed",
+                "this match file has no seed ('seed' is null): it was exported before the "
+                "match ended, and the seed is published only at the end (R10). Export it "
+                "again once the match has finished to resolve it",
+                "seed",
+            )
+        )
+    elif not isinstance(seed, str) or not seed:
+        problems.append(Problem("match/bad_seed", "'seed' must be a non-empty string", "seed"))
+    if digest is not None and not isinstance(digest, str):
+        problems.append(
+            Problem("match/bad_seed", "'seed_sha256' must be a SHA-256 hex digest", "seed_sha256")
+        )
+    elif isinstance(seed, str) and seed and digest is not None and seed_digest(seed) != digest:
+        problems.append(
+            Problem(
+                "match/seed_mismatch",
+                f"the seed does not match 'seed_sha256': its SHA-256 is {seed_digest(seed)}, "
+                f"not {digest}",
+                "seed",
+            )
+        )
+    return (seed if not problems and isinstance(seed, str) else None), problems
