@@ -89,7 +89,7 @@ def _recheck(match_id: str, as_json: bool) -> None:
     svc = _service()
     try:
         differences = svc.recheck(match_id)
-        document = svc.export(match_id)
+        document = svc.document(match_id)
     except RuleError as exc:
         _fail(exc, f"match {match_id}")
     if as_json:
@@ -164,18 +164,29 @@ def demo_cmd(base_url: str, play: int) -> None:
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
     "--workers",
-    default=2,
+    default=1,
     show_default=True,
     type=click.IntRange(1, 64),
-    help="gunicorn worker processes.",
+    help="gunicorn worker processes (more than one needs a shared rate-limit storage).",
 )
-def serve_cmd(host: str, port: int, workers: int) -> None:
+@click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Threads per worker process.",
+)
+def serve_cmd(host: str, port: int, workers: int, threads: int) -> None:
     """Start the web server (gunicorn), creating or upgrading the database first."""
-    from referee.server import serve
+    from referee.server import serve, shared_counts_problem
 
+    problem = shared_counts_problem(workers)
+    if problem is not None:
+        click.echo(f"referee serve: {problem}", err=True)
+        sys.exit(2)
     _service()  # creates the database and runs migrations once, before the workers start
     click.echo(f"serving on http://{host}:{port}/ (database: {_safe_url()})", err=True)
-    serve(host, port, workers)
+    serve(host, port, workers, threads)
 
 
 def _safe_url() -> str:
@@ -199,7 +210,8 @@ def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
         raise click.UsageError("give either a MATCH_ID or --file MATCH.json")
     what = file_ or f"match {match_id}"
     try:
-        document = _read_json(file_) if file_ else _service().export(str(match_id))
+        # a stored match: its file with the seed (the operator's tool, not the host's)
+        document = _read_json(file_) if file_ else _service().document(str(match_id))
         report = audit_document(document)
     except RuleError as exc:
         _fail(exc, what)

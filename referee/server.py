@@ -1,10 +1,45 @@
-"""``referee serve``: the app under gunicorn, configured from the command line."""
+"""``referee serve``: the app under gunicorn, configured from the command line.
+
+By default one worker process serves requests on several threads, so the
+in-memory rate-limit counts (``referee.web.ratelimit``) are the server's one
+count and the documented limits hold exactly. Several worker processes each
+keep their own counts unless they share a storage (Redis): :func:`serve`
+refuses that mix rather than quietly multiply the limits.
+
+The access log never holds a secret link: a token in a ``/host/...`` or
+``/play/...`` path (or in a Referer) is written as ``<token>``, and the
+``Authorization`` header is never logged.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+
+_SECRET_PATH = re.compile(r"/(host|play)/[^/?#\s]+")
+
+
+def redact(text: str) -> str:
+    """``text`` (a path, request line or URL) with secret-link tokens replaced."""
+    return _SECRET_PATH.sub(r"/\1/<token>", text)
+
+
+class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn is untyped
+    """gunicorn's logger, with secret links taken out of every access-log atom
+    that can carry a URL."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        for key in list(atoms):
+            if key == "{authorization}i":
+                atoms[key] = "<hidden>"
+            elif isinstance(atoms[key], str) and "/" in atoms[key]:
+                atoms[key] = redact(atoms[key])
+        return atoms
 
 
 class _Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
@@ -23,15 +58,36 @@ class _Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
         return create_app({"AUTO_MIGRATE": False})
 
 
-def serve(host: str, port: int, workers: int) -> None:
-    _Server(
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "accesslog": "-",
-            "timeout": 60,
-            # several servers may run on one machine (tests, benchmarks): no shared
-            # control socket in the home folder
-            "control_socket_disable": True,
-        }
-    ).run()
+def shared_counts_problem(workers: int) -> str | None:
+    """Why ``workers`` processes would not enforce the rate limits as documented
+    (None when they would): the counts live in each process's memory."""
+    if workers <= 1:
+        return None
+    if os.environ.get("REFEREE_RATELIMIT_ENABLED", "true").strip().lower() in ("false", "0", "no"):
+        return None
+    storage = os.environ.get("REFEREE_RATELIMIT_STORAGE_URI", "memory://")
+    if not storage.startswith("memory://"):
+        return None
+    return (
+        f"{workers} worker processes would each keep their own rate-limit counts, "
+        f"allowing {workers} times the documented limits. Serve with one worker and "
+        "more --threads (the default), or share the counts: "
+        "REFEREE_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379"
+    )
+
+
+def serve(host: str, port: int, workers: int, threads: int = 8) -> None:
+    options: dict[str, Any] = {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "threads": threads,
+        "accesslog": "-",
+        "logger_class": RedactingLogger,
+        "timeout": 60,
+        # several servers may run on one machine (tests, benchmarks): no shared
+        # control socket in the home folder
+        "control_socket_disable": True,
+    }
+    if threads > 1:
+        options["worker_class"] = "gthread"
+    _Server(options).run()

@@ -83,7 +83,7 @@ def referee_env(database_url: str, extra: Mapping[str, str] | None = None) -> di
 @contextmanager
 def running_server(
     database_url: str,
-    workers: int = 2,
+    workers: int = 1,
     *,
     log_path: Path | None = None,
     env: Mapping[str, str] | None = None,
@@ -91,8 +91,13 @@ def running_server(
 ) -> Iterator[str]:
     """Start ``referee serve`` with ``workers`` gunicorn workers on a free port of
     127.0.0.1 and yield its base URL; stop it (SIGTERM, then SIGKILL) afterwards.
-    The server's log (gunicorn's access log too) goes to ``log_path`` or nowhere."""
+    The server's log (gunicorn's access log too) goes to ``log_path`` or nowhere.
+    With several workers and no shared rate-limit storage in ``env``, rate limits
+    are turned off (``referee serve`` refuses per-process counts otherwise)."""
     port = free_port()
+    env = dict(env or {})
+    if workers > 1 and "REFEREE_RATELIMIT_STORAGE_URI" not in env:
+        env.setdefault("REFEREE_RATELIMIT_ENABLED", "false")
     url = f"http://127.0.0.1:{port}"
     log = log_path.open("wb") if log_path is not None else subprocess.DEVNULL
     process = subprocess.Popen(

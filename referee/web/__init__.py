@@ -13,7 +13,10 @@ and renders :func:`referee.views.view_for` for the viewer.
 
 from __future__ import annotations
 
+import io
+import os
 import secrets
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from referee.db import database_url, make_engine, migrate
 from referee.service import Referee
 from referee.web.common import check_text, not_text_at
-from referee.web.ratelimit import init_limiter, retry_after, too_many_message
+from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -37,12 +40,23 @@ def _secret_key(instance: Path) -> str:
     """A stable secret for sessions and CSRF: REFEREE_SECRET_KEY, or one kept in
     the instance folder (every process on one machine shares it)."""
     path = instance / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    instance.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    return path.read_text().strip()
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        try:
+            # readable by the server's own user only (it signs every session), and
+            # created atomically: two processes starting at once keep one key
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32))
+    for _ in range(100):  # another process may be writing it this very moment
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise RuntimeError(f"{path} is empty: delete it, or set REFEREE_SECRET_KEY")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -65,6 +79,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # behind TLS set REFEREE_SESSION_COOKIE_SECURE=true as well
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # the scheme and host of absolute links (secret links, forum posts), e.g.
+        # https://referee.example.org; unset: taken from the request's Host header
+        PUBLIC_BASE_URL=None,
     )
     app.config.from_prefixed_env("REFEREE")
     if config:
@@ -88,13 +105,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
 
-    init_limiter(app, {"host": host.bp, "player": player.bp, "api": api.bp})
+    init_limiter(
+        app,
+        {
+            "host": host.bp,
+            "player": player.bp,
+            "api": api.bp,
+            "public": public.bp,
+            "pictures": pictures.bp,
+        },
+    )
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies > 0:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies
         )
 
+    app.wsgi_app = _BoundedChunkedBody(  # type: ignore[method-assign]
+        app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"])
+    )
     _error_pages(app)
 
     @app.before_request
@@ -117,7 +146,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "frame-ancestors 'none'; form-action 'self'",
         )
-        if request.path.startswith(("/host/", "/play/")):
+        if request.path.startswith(("/host/", "/play/")) or (
+            request.endpoint == "public.new_match" and request.method == "POST"
+        ):
+            # secret pages, and the page showing a new match's secret links
             response.headers["Cache-Control"] = "no-store"
         elif request.path.startswith("/api/") and (
             request.method != "GET" or "Authorization" in request.headers
@@ -127,6 +159,32 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return response
 
     return app
+
+
+class _BoundedChunkedBody:
+    """WSGI middleware: a body sent without ``Content-Length`` (chunked) is read
+    here up to the size limit. Werkzeug would otherwise read such a body only up
+    to the limit and silently parse the truncated part; here a body over the
+    limit is made to look like what it is (``Content-Length`` above the limit),
+    so Flask refuses it with 413 like any other, and a body within it is handed
+    on with its length."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        # werkzeug reads such a body as having no length (a chunked one always)
+        chunked = environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked"
+        unknown = chunked or environ.get("CONTENT_LENGTH") in (None, "")
+        if unknown and environ.get("wsgi.input_terminated"):
+            data = environ["wsgi.input"].read(self.limit + 1)
+            environ["CONTENT_LENGTH"] = str(len(data))
+            environ["wsgi.input"] = io.BytesIO(b"" if len(data) > self.limit else data)
+            # the body is now an ordinary one of known length
+            del environ["wsgi.input_terminated"]
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.app(environ, start_response)
 
 
 def _error_pages(app: Flask) -> None:
@@ -148,10 +206,13 @@ def _error_pages(app: Flask) -> None:
     @app.errorhandler(RateLimitExceeded)
     def _rate_limited(exc: RateLimitExceeded) -> tuple[Any, int, dict[str, str]]:
         headers = {"Retry-After": str(retry_after(app))}
-        message = too_many_message()
+        message = exc.description or too_many_message()
+        busy = exc.limit.scope != SCOPE  # a limit on work, not on wrong tokens
         if wants_json():
-            return {"errors": [{"code": "auth/rate_limited", "message": message}]}, 429, headers
-        page = render_template("error.html", code=429, title="Too many attempts", message=message)
+            code = "request/rate_limited" if busy else "auth/rate_limited"
+            return {"errors": [{"code": code, "message": message}]}, 429, headers
+        title = "Too many requests" if busy else "Too many attempts"
+        page = render_template("error.html", code=429, title=title, message=message)
         return page, 429, headers
 
     @app.errorhandler(HTTPException)

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app, request, url_for
 
 from referee.errors import RuleError
 from referee.text import check_text, not_text_at
 
-__all__ = ["check_text", "not_text_at", "parse_deadline", "status_for"]
+__all__ = [
+    "base_url",
+    "check_text",
+    "external_url",
+    "not_text_at",
+    "parse_deadline",
+    "status_for",
+]
 
 # HTTP status of a refusal, by its code (anything else is 422: the input breaks a rule)
 STATUS_BY_CODE = {
@@ -53,3 +63,25 @@ def parse_deadline(raw: object) -> datetime:
 # what XML 1.0 calls a character: no control characters but tab, LF and CR, no
 # lone surrogates, no U+FFFE/U+FFFF. PostgreSQL cannot store NUL in text, UTF-8
 # cannot encode a lone surrogate, and an SVG picture with any of them is not XML.
+
+
+# ---- absolute addresses ------------------------------------------------------
+
+
+def base_url() -> str:
+    """The server's public address, ending in ``/``: ``PUBLIC_BASE_URL`` when
+    configured (e.g. ``https://referee.example.org``), else the request's own
+    (whose ``Host`` header the client chooses: set ``PUBLIC_BASE_URL``, or
+    Flask's ``TRUSTED_HOSTS``, on a public server)."""
+    configured = current_app.config.get("PUBLIC_BASE_URL")
+    if configured:
+        return str(configured).rstrip("/") + "/"
+    return request.url_root
+
+
+def external_url(endpoint: str, **values: Any) -> str:
+    """An absolute address of ``endpoint`` for links people copy (secret links,
+    forum posts), built on :func:`base_url`."""
+    if current_app.config.get("PUBLIC_BASE_URL"):
+        return base_url().rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -31,7 +31,7 @@ from referee.rulesets.rocky_river.river_map import parse_map
 from referee.service import DEFAULT_SETTINGS
 from referee.views import view_for
 from referee.web import referee
-from referee.web.common import check_text, status_for
+from referee.web.common import base_url, check_text, external_url, status_for
 
 bp = Blueprint("public", __name__)
 
@@ -335,6 +335,19 @@ def new_match() -> ResponseReturnValue:
     if not form.validate():
         invalid = form_problems(form)
         return page(invalid), status_for(RuleError(invalid))
+    # the key first, before any work (reading a map, its fairness solves); a wrong
+    # key counts as a failed attempt, as on the API (referee.web.ratelimit)
+    if admin_key and not hmac.compare_digest(
+        (form.admin_key.data or "").encode(), str(admin_key).encode()
+    ):
+        refusal = [
+            Problem(
+                "auth/unauthorized",
+                "creating matches or checking maps on this server needs its admin key",
+                "admin_key",
+            )
+        ]
+        return page(refusal), 401
     problems: list[Problem] = []
     map_ref, read_problems, source = _read_map(form)
     if form.check_map.data:
@@ -342,18 +355,6 @@ def new_match() -> ResponseReturnValue:
         balance = _balance(map_ref) if map_ref is not None else None
         status = status_for(RuleError(problems)) if problems else 200
         return page(problems, balance, checked=not problems), status
-
-    if admin_key and not hmac.compare_digest(
-        (form.admin_key.data or "").encode(), str(admin_key).encode()
-    ):
-        problems = [
-            Problem(
-                "auth/unauthorized",
-                "creating matches on this server needs its admin key",
-                "admin_key",
-            )
-        ]
-        return page(problems), 401
     players = [
         {
             "seat": i + 1,
@@ -390,16 +391,16 @@ def new_match() -> ResponseReturnValue:
         {
             "seat": seat,
             "name": next(p["name"] for p in view["players"] if p["seat"] == seat),
-            "url": url_for("player.play", token=token, _external=True),
+            "url": external_url("player.play", token=token),
         }
         for seat, token in sorted(created.player_tokens.items())
     ]
     return render_template(
         "public/created.html",
         view=view,
-        host_url=url_for("host.dashboard", token=created.host_token, _external=True),
+        host_url=external_url("host.dashboard", token=created.host_token),
         seat_links=seat_links,
-        public_url=url_for("public.match_page", match_id=created.match_id, _external=True),
+        public_url=external_url("public.match_page", match_id=created.match_id),
         balance=balance,
     )
 
@@ -419,5 +420,5 @@ def post(match_id: str) -> ResponseReturnValue:
             "post/bad_format", f"format must be markdown or bbcode, not '{fmt}'", "format"
         )
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=request.url_root)
+    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return Response(text, mimetype="text/plain")

@@ -26,6 +26,18 @@ change ``RATELIMIT_FAILED_TOKENS`` at any time (it is read on each request).
 Behind a reverse proxy every request comes from the proxy's address: set
 ``TRUSTED_PROXIES`` to the number of proxies in front of the app so that the
 client's address is read from ``X-Forwarded-For`` (werkzeug's ProxyFix).
+
+The create form (``POST /new``) is limited twice:
+
+- on a server with an admin key, a wrong key there counts as a failed token
+  attempt, in the same count as the API's (so guessing the key through the form
+  is no faster than through the API);
+- every ``POST /new`` counts towards ``RATELIMIT_CREATE_FORM`` (default 10 a
+  minute per address): creating a match or checking a map runs the map's
+  fairness solves, the most work a public request can cause.
+
+Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
+minute per address; an answer 304 "not modified" is free).
 """
 
 from __future__ import annotations
@@ -38,12 +50,18 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 DEFAULT_FAILED_TOKENS = "20 per minute"
+DEFAULT_CREATE_FORM = "10 per minute"
+DEFAULT_PICTURES = "60 per minute"
 FAILED_STATUSES = frozenset({401, 403, 404})
 SCOPE = "failed-token-attempts"
 EXTENSION = "referee_limiter"
+CREATE_FORM = "public.new_match"
+PNG_PICTURES = frozenset({"pictures.map_png", "pictures.results_png"})
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_FAILED_TOKENS": DEFAULT_FAILED_TOKENS,
+    "RATELIMIT_CREATE_FORM": DEFAULT_CREATE_FORM,
+    "RATELIMIT_PICTURES": DEFAULT_PICTURES,
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_STRATEGY": "moving-window",
     "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
@@ -55,8 +73,34 @@ def _failed_limit() -> str:
     return str(current_app.config.get("RATELIMIT_FAILED_TOKENS") or DEFAULT_FAILED_TOKENS)
 
 
+def _create_limit() -> str:
+    return str(current_app.config.get("RATELIMIT_CREATE_FORM") or DEFAULT_CREATE_FORM)
+
+
+def _pictures_limit() -> str:
+    return str(current_app.config.get("RATELIMIT_PICTURES") or DEFAULT_PICTURES)
+
+
 def _failed(response: Response) -> bool:
     return response.status_code in FAILED_STATUSES
+
+
+def _drawn(response: Response) -> bool:
+    """A picture was drawn (not a 304 "not modified", nor a refusal)."""
+    return response.status_code == 200
+
+
+def _not_a_create_post() -> bool:
+    return request.endpoint != CREATE_FORM or request.method != "POST"
+
+
+def _not_an_admin_key_attempt() -> bool:
+    """Only a create-form POST on a server with an admin key tries a key."""
+    return _not_a_create_post() or not current_app.config.get("ADMIN_KEY")
+
+
+def _not_a_png() -> bool:
+    return request.endpoint not in PNG_PICTURES
 
 
 def _api_without_token() -> bool:
@@ -68,7 +112,8 @@ def _api_without_token() -> bool:
 def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     """Attach a limiter of failed token attempts to ``app`` (one per app, so
     several apps in one process keep separate counts unless they share a
-    storage). ``blueprints`` names the host, player and api blueprints."""
+    storage). ``blueprints`` names the host, player, api, public and pictures
+    blueprints."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     limiter = Limiter(key_func=get_remote_address, default_limits=[])
@@ -86,9 +131,32 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
         exempt_when=_api_without_token,
         error_message=too_many_message,
     )
+    failed_admin_key_on_form = limiter.shared_limit(
+        _failed_limit,
+        scope=SCOPE,
+        deduct_when=_failed,
+        exempt_when=_not_an_admin_key_attempt,
+        error_message=too_many_message,
+    )
+    create_form = limiter.shared_limit(
+        _create_limit,
+        scope="create-form",
+        exempt_when=_not_a_create_post,
+        error_message=busy_message,
+    )
+    pictures = limiter.shared_limit(
+        _pictures_limit,
+        scope="pictures",
+        deduct_when=_drawn,
+        exempt_when=_not_a_png,
+        error_message=busy_message,
+    )
     failed_on_pages(blueprints["host"])
     failed_on_pages(blueprints["player"])
     failed_on_api(blueprints["api"])
+    failed_admin_key_on_form(blueprints["public"])
+    create_form(blueprints["public"])
+    pictures(blueprints["pictures"])
     app.extensions[EXTENSION] = limiter
     return limiter
 
@@ -97,6 +165,13 @@ def too_many_message() -> str:
     return (
         "Too many attempts with a wrong link or token came from your address; "
         "wait a minute and try again. A correct link keeps working from other addresses."
+    )
+
+
+def busy_message() -> str:
+    return (
+        "Too many requests of this kind came from your address; wait a minute and try "
+        "again. Nothing was changed."
     )
 
 

@@ -41,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("server")
     database_url = f"sqlite:///{folder / 'referee.db'}"
     with running_server(
-        database_url, 2, log_path=folder / "server.log", env={"REFEREE_SECRET_KEY": "browser"}
+        database_url, 1, log_path=folder / "server.log", env={"REFEREE_SECRET_KEY": "browser"}
     ) as url:
         yield Server(url, database_url)
 
