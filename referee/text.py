@@ -1,7 +1,11 @@
 """Plain text only: names, maps and bodies must not carry control characters,
 NUL or lone surrogates (databases refuse some of them, SVG/XML cannot hold
 them). Used by the web layer on every request and by the service on what it
-stores, so no caller can slip one in."""
+stores, so no caller can slip one in.
+
+Names are stricter: one line of text (:func:`line_fault`),
+without tabs, line breaks or bidirectional-text controls, which maps and other
+bodies may hold."""
 
 from __future__ import annotations
 
@@ -49,3 +53,42 @@ def check_text(value: object, what: str, code: str = "request/bad_text") -> None
             "point that is not text; send plain text (tabs and new lines are fine)",
             where,
         )
+
+
+# One line of text (a match's or a player's name) holds none of these: every
+# control character (tab, LF and CR included, C1 controls such as U+0085 too),
+# the line and paragraph separators U+2028/U+2029, the bidirectional embedding,
+# override and isolate controls U+202A-U+202E and U+2066-U+2069 (they reorder
+# the text around them on screen), and what check_text refuses anyway (lone
+# surrogates, U+FFFE/U+FFFF).
+_NOT_ONE_LINE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
+
+
+def _kind(char: str) -> str:
+    if char in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+        return "a line break"
+    if char == "\t":
+        return "a tab"
+    if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+        return "a bidirectional-text control"
+    if char <= "\x9f":
+        return "a control character"
+    return "a code point that is not text"
+
+
+def line_fault(text: str) -> str | None:
+    """The first character of ``text`` that one line of text (a name) may not
+    hold, described for a message ("U+000A, a line break"), or None."""
+    found = _NOT_ONE_LINE.search(text)
+    if found is None:
+        return None
+    char = found.group()
+    return f"U+{ord(char):04X}, {_kind(char)}"
+
+
+ONE_LINE_RULE = (
+    "a name is one line of plain text: no control characters, tabs, line breaks "
+    "or bidirectional-text controls"
+)

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, cast
 
 from referee.errors import Problem, RuleError
 from referee.matchfile import check_seed
+from referee.names import look_alikes, name_fault, names_fine, shown
 
 from .cards import Deck
 from .data import load_bundled_map, load_deck
@@ -217,7 +218,10 @@ def parse_match(doc: object) -> MatchSpec:
 
 
 def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
-    """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0."""
+    """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0.
+
+    A name is one line of plain text with something visible in it, and no two
+    names of a match look alike (:mod:`referee.names`)."""
     try:  # fast path: a well-formed list, seats in order
         x, y, z = cast(list[Any], raw)  # anything else fails below
         a = Player(x["seat"], x["name"], x["garnets"])
@@ -227,9 +231,7 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
             (a.seat, b.seat, c.seat) == (1, 2, 3)
             and type(a.seat) is type(b.seat) is type(c.seat) is int
             and type(a.name) is type(b.name) is type(c.name) is str
-            and a.name.strip()
-            and b.name.strip()
-            and c.name.strip()
+            and names_fine((a.name, b.name, c.name))
             and type(a.garnets) is type(b.garnets) is type(c.garnets) is int
             and min(a.garnets, b.garnets, c.garnets) >= 0
         ):
@@ -242,6 +244,7 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
         return ()
     seen: set[int] = set()
     players: list[Player] = []
+    index: dict[int, int] = {}  # seat -> its place in the list
     for i, p in enumerate(raw):
         where = f"players[{i}]"
         if not isinstance(p, Mapping):
@@ -258,6 +261,10 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
         if not isinstance(name, str) or not name.strip():
             bad("match/bad_name", f"{where} needs a non-empty name", where)
             ok = False
+        elif (fault := name_fault(name)) is not None:
+            who = f"{where} (seat {seat})" if ok else where
+            bad("match/bad_name", f"{who}: {fault}", where)
+            ok = False
         if not is_int(garnets) or garnets < 0:
             bad(
                 "match/bad_garnets",
@@ -268,7 +275,16 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
         if ok:
             assert isinstance(seat, int) and isinstance(name, str) and isinstance(garnets, int)
             seen.add(seat)
+            index[seat] = i
             players.append(Player(seat, name, garnets))
+    for (seat_a, name_a), (seat_b, name_b) in look_alikes([(p.seat, p.name) for p in players]):
+        bad(
+            "match/confusable_names",
+            f"seats {seat_a} and {seat_b} have names that look alike, {shown(name_a)} and "
+            f"{shown(name_b)}: they differ only by case, invisible characters, compatibility "
+            "forms or look-alike letters; give the players names that can be told apart",
+            f"players[{index[seat_b]}]",
+        )
     return tuple(sorted(players, key=lambda p: p.seat))
 
 
