@@ -31,6 +31,7 @@ from sqlmodel import Session, col, select
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Match, Order, Round, Seat, utcnow
+from referee.names import name_fault
 from referee.ruleset import Ruleset, Setup, get_ruleset
 from referee.text import check_text
 
@@ -340,6 +341,8 @@ class Referee:
             problems.append(
                 Problem("match/bad_name", "the match needs a name of 1 to 200 characters", "name")
             )
+        elif (fault := name_fault(name)) is not None:  # one line, something visible
+            problems.append(Problem("match/bad_name", f"the match name: {fault}", "name"))
         setup: Setup | None = None
         try:
             setup = rules.check_setup(map_ref, players)
@@ -805,6 +808,17 @@ class Referee:
         if all(s in orders and orders[s].host_entered for s in seats):
             result = state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
         return Preview(state, rnd, result)
+
+    def closing_result(self, match_id: str) -> Any:
+        """What closing the open round now would resolve to, missing orders
+        defaulted; nothing is stored. For the referee's own checks (tests, the
+        operator's tools) only: it is computed from sealed orders and the seed,
+        so no page or API answer may show it (the host's is :meth:`preview`)."""
+        state = self.state(match_id)
+        rnd = state.open_round
+        if rnd is None:
+            raise RuleError.single("round/closed", "no round is open")
+        return state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""

@@ -82,7 +82,7 @@ def due_match(engine: Engine, rng: random.Random, round_number: int | None = Non
 
 def expected_close(engine: Engine, match_id: str) -> Any:
     """The result closing the match's open round gives (without closing it)."""
-    return Referee(engine, clock=past_clock()).preview(match_id)
+    return Referee(engine, clock=past_clock()).closing_result(match_id)
 
 
 @pytest.fixture

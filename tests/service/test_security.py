@@ -313,27 +313,6 @@ def test_a_seat_reads_only_its_own_through_every_endpoint_and_page(
                 assert f">{card} " not in svg  # own cards are drawn on a seat's map only
 
 
-def test_the_host_preview_never_shows_a_sealed_order(web: FlaskClient) -> None:
-    """The API's preview (like the host page's) gives the result closing now would
-    give, without the content of the open round's orders (R11)."""
-    m = create(web)
-    for number in range(1, len(PLAYS) + 1):
-        open_round(web, m)
-        for seat in SEATS:
-            send(web, m, number, seat)
-        preview = web.get(f"/api/matches/{m.id}/preview", headers=bearer(m.host))
-        assert preview.status_code == 200
-        shown = preview.get_json()["preview"]
-        assert "draft_lists" not in shown and "placements" not in shown
-        assert len(shown.get("votes", [])) == max(number - 3, 0)
-        values = list(walk(shown))
-        for seat in SEATS:
-            order = PLAYS[number - 1][str(seat)]
-            if number <= 2:
-                assert order not in values
-        close_round(web, m)
-
-
 def test_seat_tokens_open_no_host_route_and_host_tokens_no_seat_route(
     web: FlaskClient, app: Flask
 ) -> None:
