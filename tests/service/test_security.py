@@ -928,8 +928,12 @@ def test_text_that_cannot_be_stored_or_drawn_is_refused_everywhere(
         data["map_json"] = json.dumps(doc)
         resp = web.post("/new", data=data)
         assert resp.status_code == 422 and "not text" in resp.get_data(as_text=True)
-    # tabs, new lines and any real character are text
-    ok = web.post("/api/matches", json={**GOOD_CREATE, "name": "Tab\there\nnew 🦦 ñ"})
+    # tabs and new lines are text, but a name is one line (match/bad_name, issue 10);
+    # any real character is text
+    for text in ("Tab\there", "new\nline"):
+        resp = web.post("/api/matches", json={**GOOD_CREATE, "name": text})
+        assert resp.status_code == 422 and codes(resp) == ["match/bad_name"]
+    ok = web.post("/api/matches", json={**GOOD_CREATE, "name": "Spaces here 🦦 ñ"})
     assert ok.status_code == 201
     assert len(svc.match_ids()) == 1
     # a path with a control character names nothing (PostgreSQL cannot even look it up)
