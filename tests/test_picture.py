@@ -77,8 +77,9 @@ def test_the_drawn_path_is_the_resolved_path(case: str) -> None:
 def test_text_from_maps_and_players_is_escaped() -> None:
     doc: dict[str, Any] = load_bundled_map("three-rapids").to_json()
     doc["name"] = "<script>alert(1)</script>"
+    # markup in an id is refused today (map/bad_id), but a map stored before may hold it
     doc["forks"][0]["left"][0]["id"] = 'x"><script>'
-    river = parse_map(doc)
+    river = parse_map(doc, limits=False)
     svg = map_svg(
         river, MapLayer(names={1: "<b>Ana</b>", 2: "Bo & Co", 3: "Cy"}, title=doc["name"])
     )

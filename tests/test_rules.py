@@ -446,8 +446,10 @@ def test_r3_map_with_cycle_and_wrong_length_and_unreachable_reports_each() -> No
     assert set(codes_of(exc)) == {"map/cycle", "map/unreachable_fork", "map/unknown_color"}
 
 
-def test_r3_long_valid_chain_map_is_accepted() -> None:
-    """R3: a valid 1200-segment chain map (1 fork per segment) parses."""
+def test_r3_long_chain_map_is_refused_by_size_and_valid_by_r3_alone() -> None:
+    """A 1200-segment chain map (1 fork per segment) is over the size limits and
+    refused at once; R3 alone (a map stored before the limits) still accepts it,
+    its checks iterative so a long chain cannot exhaust the stack."""
     n = 1200
     forks = [
         {
@@ -458,7 +460,10 @@ def test_r3_long_valid_chain_map_is_accepted() -> None:
         for i in range(1, n + 1)
     ]
     doc = {"name": "Long", "segments": n, "forks_per_segment": 1, "start": "f1", "forks": forks}
-    assert parse_map(doc).path_length == n
+    with pytest.raises(RuleError) as exc:
+        parse_map(doc)
+    assert set(codes_of(exc)) == {"map/too_many_segments", "map/too_many_forks"}
+    assert parse_map(doc, limits=False).path_length == n
 
 
 # --------------------------------------------------------------------------- R5

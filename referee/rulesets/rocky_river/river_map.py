@@ -4,10 +4,19 @@
 :class:`RiverMap`, or raises a :class:`RuleError` listing every problem found.
 Everything the other rules need (a branch by id, the side lists of a fork, the
 segment of a fork) is indexed once here so that resolving never searches.
+
+The contract is silent on a map's size; this referee bounds it (the ``MAX_``
+constants below, docs/rules.md "Limits") so that no map can make a request
+work for long: checking it, its fairness solves, a host's audit, its pictures.
+Ids are short and plain, and the name is one line of text, because both are
+written into pages, pictures and forum posts. Every check here is iterative
+and linear in the map's size, and a map over the size limits is refused before
+its forks are even read.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -18,6 +27,30 @@ from .cards import COLORS
 
 SEATS: tuple[int, ...] = (1, 2, 3)
 SIDES: tuple[str, ...] = ("L", "R")
+
+# ---- limits: the project's choice (docs/rules.md, "Limits") ----------------------------
+# Generously above every map the project uses (Three Rapids: 3 x 3, 9 forks; the
+# tests' largest: 12 forks a segment, 17 forks with 12 side by side, 68 branches)
+# and low enough that a map's fairness report, a full audit and its pictures
+# each stay well under their time budgets (measured on maps at these limits).
+MAX_SEGMENTS = 6  # rafting rounds
+MAX_FORKS_PER_SEGMENT = 12  # directions in one rafting order
+MAX_PATH_LENGTH = 24  # forks on every path (segments x forks_per_segment)
+MAX_FORKS = 60
+MAX_BRANCHES = 4 * MAX_FORKS  # R3 allows at most 2 a side
+MAX_ID_LENGTH = 32  # fork and branch ids
+MAX_NAME_LENGTH = 100  # the map's name
+# ids: ASCII letters, digits, "-", "_" and "." only, so that no id can be markup,
+# a line break, a look-alike or invisible character in a page, picture or post
+ID_PATTERN = re.compile(r"[A-Za-z0-9._-]+")
+ID_RULE = "ids use only the letters A-Z and a-z, digits, '-', '_' and '.'"
+# a map's name is one line of text: none of the control characters (C0, DEL,
+# C1: tabs and line breaks included), the line and paragraph separators, the
+# bidirectional-text controls that reorder what follows them, the byte-order
+# mark, lone surrogates or the non-characters U+FFFE/U+FFFF
+_NOT_IN_NAME = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff\ufffe\uffff]"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +126,48 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_map(doc: object) -> RiverMap:
-    """Check a map object against R3 and index it; every problem is reported."""
+def shown(value: object, limit: int = 40) -> str:
+    """A value from a map, for a message: a text cut after ``limit`` characters,
+    with what is not printable escaped as in Python (a line break as a
+    backslash and an n); anything else as its repr, cut the same way."""
+    text = value if isinstance(value, str) else repr(value)
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+
+
+def _describe(char: str) -> str:
+    """One character, for a message saying why an id or a name is refused."""
+    if char == " ":
+        return "a space"
+    if char in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+        return f"a line break (U+{ord(char):04X})"
+    if char == "\t":
+        return "a tab (U+0009)"
+    if char <= "\x1f" or "\x7f" <= char <= "\x9f":
+        return f"a control character (U+{ord(char):04X})"
+    if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+        return f"a bidirectional-text control (U+{ord(char):04X})"
+    if char.isprintable():
+        return f"the character '{char}' (U+{ord(char):04X})"
+    return f"the invisible character U+{ord(char):04X}"
+
+
+def id_fault(value: str) -> tuple[str, str] | None:
+    """Why ``value`` cannot be a fork or branch id, as (code, reason), or None."""
+    if len(value) > MAX_ID_LENGTH:
+        return "map/id_too_long", f"is {len(value)} characters long; at most {MAX_ID_LENGTH}"
+    if ID_PATTERN.fullmatch(value) is None:
+        char = next(c for c in value if ID_PATTERN.fullmatch(c) is None)
+        return "map/bad_id", f"holds {_describe(char)}; {ID_RULE}"
+    return None
+
+
+def parse_map(doc: object, *, limits: bool = True) -> RiverMap:
+    """Check a map object against R3 and the project's limits and index it; every
+    problem is reported (for a map over the size limits, only those, at once).
+
+    ``limits=False`` checks R3 alone, for a map already stored by a version of
+    the referee without these limits (its pictures must still be drawn)."""
     problems: list[Problem] = []
 
     def bad(code: str, message: str, field: str | None = None) -> None:
@@ -107,23 +180,77 @@ def parse_map(doc: object) -> RiverMap:
     if not isinstance(name, str) or not name.strip():
         bad("map/bad_name", "the map needs a non-empty 'name' string", "name")
         name = ""
+    elif limits and len(name) > MAX_NAME_LENGTH:
+        bad(
+            "map/name_too_long",
+            f"the map's name '{shown(name)}' is {len(name)} characters long; "
+            f"at most {MAX_NAME_LENGTH}",
+            "name",
+        )
+    elif limits and (found := _NOT_IN_NAME.search(name)) is not None:
+        bad(
+            "map/bad_name",
+            f"the map's name '{shown(name)}' holds {_describe(found.group())}; a map's name "
+            "is one line of plain text: no control characters, tabs or line breaks",
+            "name",
+        )
     counts: dict[str, int] = {}
-    for key in ("segments", "forks_per_segment"):
+    for key, most, code in (
+        ("segments", MAX_SEGMENTS, "map/too_many_segments"),
+        ("forks_per_segment", MAX_FORKS_PER_SEGMENT, "map/too_many_forks_per_segment"),
+    ):
         value = doc.get(key)
         if not is_int(value) or value < 1:
             bad(
-                "map/bad_count", f"'{key}' must be a whole number of at least 1, not {value!r}", key
+                "map/bad_count",
+                f"'{key}' must be a whole number of at least 1, not {shown(repr(value))}",
+                key,
             )
+        elif limits and value > most:
+            bad(code, f"'{key}' is {value}; at most {most}", key)
         else:
             counts[key] = value
+    if limits and len(counts) == 2:
+        length = counts["segments"] * counts["forks_per_segment"]
+        if length > MAX_PATH_LENGTH:
+            bad(
+                "map/too_deep",
+                f"every path would pass {length} forks ({counts['segments']} segments x "
+                f"{counts['forks_per_segment']} forks); at most {MAX_PATH_LENGTH}",
+                "forks_per_segment",
+            )
+            del counts["segments"]  # so no path is measured against it
     start = doc.get("start")
     if not isinstance(start, str):
-        bad("map/bad_start", f"'start' must be a fork id, not {start!r}", "start")
+        bad("map/bad_start", f"'start' must be a fork id, not {shown(repr(start))}", "start")
         start = None
     raw_forks = doc.get("forks")
     if not isinstance(raw_forks, list) or not raw_forks:
         bad("map/no_forks", "'forks' must be a non-empty list of forks", "forks")
         raise RuleError(problems)
+    if limits:  # the size first, so that a huge map costs nothing more
+        if len(raw_forks) > MAX_FORKS:
+            bad(
+                "map/too_many_forks",
+                f"the map has {len(raw_forks)} forks; at most {MAX_FORKS}",
+                "forks",
+            )
+            raise RuleError(problems)
+        written = sum(
+            len(side)
+            for raw_fork in raw_forks
+            if isinstance(raw_fork, Mapping)
+            for side in (raw_fork.get("left"), raw_fork.get("right"))
+            if isinstance(side, list)
+        )
+        if written > MAX_BRANCHES:
+            bad(
+                "map/too_many_branches",
+                f"the map has {written} branches; at most {MAX_BRANCHES} "
+                f"(at most 2 a side, {MAX_FORKS} forks)",
+                "forks",
+            )
+            raise RuleError(problems)
 
     forks: dict[str, Fork] = {}
     branches: dict[str, Branch] = {}
@@ -138,8 +265,10 @@ def parse_map(doc: object) -> RiverMap:
         if not isinstance(fid, str) or not fid:
             bad("map/bad_fork", f"{where} needs a non-empty string 'id'", where)
             continue
+        if limits and (fault := id_fault(fid)) is not None:
+            bad(fault[0], f"fork id '{shown(fid)}' {fault[1]}", where)
         if fid in forks:
-            bad("map/duplicate_fork", f"fork id '{fid}' is used more than once", where)
+            bad("map/duplicate_fork", f"fork id '{shown(fid)}' is used more than once", where)
             continue
         sides: dict[str, tuple[Branch, ...]] = {}
         for side, key in zip(SIDES, ("left", "right"), strict=True):
@@ -147,7 +276,7 @@ def parse_map(doc: object) -> RiverMap:
             if not isinstance(raw_side, list) or not raw_side:
                 bad(
                     "map/empty_side",
-                    f"fork '{fid}' has no branch on its {key} side",
+                    f"fork '{shown(fid)}' has no branch on its {key} side",
                     f"{where}.{key}",
                 )
                 sides[side] = ()
@@ -155,7 +284,8 @@ def parse_map(doc: object) -> RiverMap:
             if len(raw_side) > 2:
                 bad(
                     "map/too_many_branches",
-                    f"fork '{fid}' has {len(raw_side)} branches on its {key} side; at most 2",
+                    f"fork '{shown(fid)}' has {len(raw_side)} branches on its {key} side; "
+                    "at most 2",
                     f"{where}.{key}",
                 )
             built: list[Branch] = []
@@ -163,7 +293,7 @@ def parse_map(doc: object) -> RiverMap:
             # so that one problem never hides another
             for pos, raw_branch in enumerate(raw_side):
                 branch = _parse_branch(
-                    raw_branch, fid, side, min(pos, 1), f"{where}.{key}[{pos}]", bad
+                    raw_branch, fid, side, min(pos, 1), f"{where}.{key}[{pos}]", bad, limits
                 )
                 if isinstance(raw_branch, Mapping):
                     bid, to, color = (raw_branch.get(k) for k in ("id", "to", "color"))
@@ -176,7 +306,8 @@ def parse_map(doc: object) -> RiverMap:
                 if branch.id in branches:
                     bad(
                         "map/duplicate_branch",
-                        f"branch id '{branch.id}' is used more than once (again at fork '{fid}')",
+                        f"branch id '{shown(branch.id)}' is used more than once "
+                        f"(again at fork '{shown(fid)}')",
                         f"{where}.{key}[{pos}]",
                     )
                     continue
@@ -188,9 +319,12 @@ def parse_map(doc: object) -> RiverMap:
 
     for bid, to in targets:
         if to not in forks:
-            bad("map/dangling_to", f"branch '{bid}' leads to fork '{to}', which does not exist")
+            bad(
+                "map/dangling_to",
+                f"branch '{shown(bid)}' leads to fork '{shown(to)}', which does not exist",
+            )
     if start is not None and start not in forks:
-        bad("map/bad_start", f"the start fork '{start}' does not exist", "start")
+        bad("map/bad_start", f"the start fork '{shown(start)}' does not exist", "start")
         start = None
 
     if colors and len(colors) < 2:
@@ -210,7 +344,7 @@ def parse_map(doc: object) -> RiverMap:
             if fid not in reachable:
                 bad(
                     "map/unreachable_fork",
-                    f"fork '{fid}' cannot be reached from the start '{start}'",
+                    f"fork '{shown(fid)}' cannot be reached from the start '{shown(start)}'",
                 )
         if not cycle and len(counts) == 2:
             expected = counts["segments"] * counts["forks_per_segment"]
@@ -240,21 +374,28 @@ def parse_map(doc: object) -> RiverMap:
 
 
 def _parse_branch(
-    raw: object, fid: str, side: str, pos: int, where: str, bad: Any
+    raw: object, fid: str, side: str, pos: int, where: str, bad: Any, limits: bool
 ) -> Branch | None:
     if not isinstance(raw, Mapping):
-        bad("map/bad_branch", f"{where} (fork '{fid}') must be an object", where)
+        bad("map/bad_branch", f"{where} (fork '{shown(fid)}') must be an object", where)
         return None
     bid = raw.get("id")
     if not isinstance(bid, str) or not bid:
-        bad("map/bad_branch", f"a branch of fork '{fid}' needs a non-empty string 'id'", where)
+        bad(
+            "map/bad_branch",
+            f"a branch of fork '{shown(fid)}' needs a non-empty string 'id'",
+            where,
+        )
         return None
+    if limits and (fault := id_fault(bid)) is not None:
+        bad(fault[0], f"branch id '{shown(bid)}' (fork '{shown(fid)}') {fault[1]}", where)
     ok = True
     color = raw.get("color")
     if color not in COLORS:
         bad(
             "map/unknown_color",
-            f"branch '{bid}' has colour {color!r}; it must be one of {', '.join(COLORS)}",
+            f"branch '{shown(bid)}' has colour {shown(repr(color))}; "
+            f"it must be one of {', '.join(COLORS)}",
             where,
         )
         ok = False
@@ -262,7 +403,7 @@ def _parse_branch(
     if not is_int(seat) or seat not in SEATS:
         bad(
             "map/unknown_seat",
-            f"branch '{bid}' portrays seat {seat!r}; it must be 1, 2 or 3",
+            f"branch '{shown(bid)}' portrays seat {shown(repr(seat))}; it must be 1, 2 or 3",
             where,
         )
         ok = False
@@ -270,7 +411,7 @@ def _parse_branch(
     if to is not None and not isinstance(to, str):
         bad(
             "map/dangling_to",
-            f"branch '{bid}' has 'to' {to!r}; it must be a fork id or null",
+            f"branch '{shown(bid)}' has 'to' {shown(repr(to))}; it must be a fork id or null",
             where,
         )
         ok = False
@@ -330,7 +471,8 @@ def _reachable(forks: Mapping[str, Fork], start: str) -> set[str]:
 def _path_lengths(forks: Mapping[str, Fork], start: str) -> dict[int, list[str]]:
     """For an acyclic map: each number of forks a path from ``start`` passes,
     with one example path (fork ids) of that length. Iterative, so a long map
-    cannot exhaust the stack."""
+    cannot exhaust the stack, and linear in the map's size times the number of
+    different lengths (each fork keeps, per length, only the fork it goes on to)."""
     order: list[str] = []  # forks reachable from start, each after all its successors
     state: dict[str, bool] = {}  # False: being visited, True: done
     stack: list[tuple[str, list[str]]] = [(start, _successors(forks[start]))]
@@ -347,18 +489,26 @@ def _path_lengths(forks: Mapping[str, Fork], start: str) -> dict[int, list[str]]
             stack.pop()
             state[fid] = True
             order.append(fid)
-    memo: dict[str, dict[int, list[str]]] = {}
+    memo: dict[str, dict[int, str | None]] = {}  # fork -> length -> next fork (None: end)
     for fid in order:
-        out: dict[int, list[str]] = {}
+        out: dict[int, str | None] = {}
         fork = forks[fid]
         for b in fork.left + fork.right:
             if b.to is None:
-                out.setdefault(1, [fid])
+                out.setdefault(1, None)
             elif b.to in memo:
-                for length, path in memo[b.to].items():
-                    out.setdefault(length + 1, [fid, *path])
+                for length in memo[b.to]:
+                    out.setdefault(length + 1, b.to)
         memo[fid] = out
-    return memo[start]
+    paths: dict[int, list[str]] = {}
+    for length in memo[start]:
+        path = [start]
+        for left in range(length, 1, -1):  # forks still to pass, this one included
+            onward = memo[path[-1]][left]
+            assert onward is not None
+            path.append(onward)
+        paths[length] = path
+    return paths
 
 
 def _depths(forks: Mapping[str, Fork], start: str) -> dict[str, int]:
