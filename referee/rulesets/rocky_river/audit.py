@@ -12,10 +12,17 @@ The model is built section by section: votes, the raft's path, placements,
 scoring, objective. Every solve's status is checked. :func:`map_fairness` uses
 the same path and scoring sections with free directions and all 27 cards to
 find each seat's highest and lowest reachable score on a map.
+
+The solves of one call share a wall-time budget (:data:`AUDIT_BUDGET_SECONDS`,
+:data:`FAIRNESS_BUDGET_SECONDS`), so no request can keep the server busy for
+long. On every map within the limits of :mod:`.river_map` each solve takes well
+under a second; should the budget run out anyway, a figure the solver has not
+proved is reported as not proven (``None``, ``complete: false``), never guessed.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +31,7 @@ from ortools.sat.python import cp_model
 
 from referee.errors import RuleError
 
-from .cards import Deck
+from .cards import COLORS, Deck
 from .match import Resolution
 from .rafting import passage
 from .river_map import SEATS, Branch, RiverMap
@@ -32,6 +39,16 @@ from .river_map import SEATS, Branch, RiverMap
 GOALS = ("score", "lead_over_best", "lead_over_worst")
 KINDS = ("best_votes", "best_placement", "best_joint")
 LinearExpr = Any  # cp_model linear expressions and plain ints
+# where a chosen card lands: (slot colour, the seat portrayed by the passed branch
+# it lies on), or (slot colour, None) for a branch the raft does not pass
+_Option = tuple[str, int | None]
+
+# Wall time (seconds) all the solves of one call may take together: a host's audit
+# (27 solves) and a map's fairness report (6, for the map check page and `referee
+# map check`). Read at each call. Every map within the limits of river_map is
+# answered exactly in a fraction of these (docs/rules.md, "Limits").
+AUDIT_BUDGET_SECONDS = 15.0
+FAIRNESS_BUDGET_SECONDS = 4.0
 
 
 @dataclass(frozen=True)
@@ -47,8 +64,11 @@ class Play:
 
 @dataclass(frozen=True)
 class Answer:
-    value: int
-    play: Play
+    value: int | None  # None: the time budget ran out before the solver proved it
+    play: Play | None  # the orders that reach ``value`` (None with it)
+
+
+UNKNOWN = Answer(None, None)
 
 
 @dataclass(frozen=True)
@@ -59,10 +79,14 @@ class GoalAudit:
     best_joint: Answer
 
     def as_dict(self) -> dict[str, Any]:
+        answers: list[Answer] = [getattr(self, kind) for kind in KINDS]
         return {
             "actual": self.actual,
-            **{kind: getattr(self, kind).value for kind in KINDS},
-            "orders": {kind: getattr(self, kind).play.as_dict() for kind in KINDS},
+            **{kind: a.value for kind, a in zip(KINDS, answers, strict=True)},
+            "orders": {
+                kind: a.play.as_dict() if a.play is not None else None
+                for kind, a in zip(KINDS, answers, strict=True)
+            },
         }
 
 
@@ -84,12 +108,37 @@ class SeatAudit:
 class MatchAudit:
     rafting_rounds: int  # closed rafting rounds the audit covers
     seats: dict[int, SeatAudit]
+    complete: bool = True  # False: some figure is None, not proven within the budget
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "rafting_rounds": self.rafting_rounds,
+            "complete": self.complete,
             "seats": {str(s): a.as_dict() for s, a in sorted(self.seats.items())},
         }
+
+
+class _Budget:
+    """The wall time the solves of one call share. Each solve may use a fair share
+    of what is left (three times an even split, so one slow solve cannot starve
+    the others); the solves after the deadline do not run."""
+
+    def __init__(self, seconds: float, solves: int) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.left = solves
+        self.ran_out = False  # some solve stopped, or did not run, for lack of time
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def next_limit(self) -> float:
+        """Seconds the next solve may take; 0 or less: it does not run."""
+        remaining = self.remaining()
+        share = remaining * min(1.0, 3 / max(1, self.left))
+        self.left = max(0, self.left - 1)
+        if share <= 0:
+            self.ran_out = True
+        return share
 
 
 @dataclass(frozen=True)
@@ -118,11 +167,6 @@ def _situation(res: Resolution, deck: Deck) -> _Situation:
     )
 
 
-def _legal(deck: Deck, river: RiverMap, card: str) -> list[Branch]:
-    faces = {f.color for f in deck.by_id[card].faces}
-    return [b for b in river.branches.values() if b.color in faces]
-
-
 class _Model:
     """One CP-SAT model, built section by section."""
 
@@ -131,8 +175,11 @@ class _Model:
         self.m = cp_model.CpModel()
         self.take: dict[str, Any] = {}  # branch id -> literal: the raft passes it
         self.x: list[Any] = []  # own direction per step: True = L
-        self.y: dict[tuple[str, str], Any] = {}  # (card, branch) -> literal
+        self.y: dict[tuple[str, _Option], Any] = {}  # (card, option) -> literal
+        self.fit: dict[_Option, Any] = {}  # option -> literal: some branch fits it
         self.fixed: dict[str, int] = {}  # branch id -> total of the fixed placements
+        river = sit.river
+        self.by_color = {c: [b for b in river.branches.values() if b.color == c] for c in COLORS}
         self.score: dict[int, Any] = {}
 
     # -- votes section --------------------------------------------------------
@@ -205,7 +252,16 @@ class _Model:
 
     # -- placement section -------------------------------------------------------
     def placements(self, cards: Mapping[str, str | None]) -> None:
-        """``cards``: card -> its fixed branch, or None where the model chooses."""
+        """``cards``: card -> its fixed branch, or None where the model chooses.
+
+        A chosen card only matters through where it lands: on a passed branch of
+        one of its colours portraying some seat (that seat gains the card's value
+        in that colour), or on a branch of one of its colours the raft does not
+        pass (nobody gains). So the model chooses one such *option* per card,
+        allowed only when some branch fits it, and the branch itself is picked
+        after the solve (:meth:`branch_of`): a few options per card instead of one
+        variable per (card, branch), the same optimum, and a model whose size does
+        not grow with the map's branches. Needs the path section first."""
         deck, river = self.sit.deck, self.sit.river
         self.fixed = dict.fromkeys(river.branches, 0)
         for card, fixed in cards.items():
@@ -215,34 +271,65 @@ class _Model:
                 self.fixed[fixed] += value
                 continue
             lits = []
-            for b in _legal(deck, river, card):
-                lit = self.m.new_bool_var(f"y_{card}_{b.id}")
-                self.y[(card, b.id)] = lit
-                lits.append(lit)
+            for face in deck.by_id[card].faces:
+                for option in self._options(face.color):
+                    lit = self.m.new_bool_var(f"y_{card}_{'_'.join(map(str, option))}")
+                    self.m.add_implication(lit, self._fits(option))
+                    self.y[(card, option)] = lit
+                    lits.append(lit)
             self.m.add_exactly_one(lits)
+
+    def _options(self, color: str) -> list[_Option]:
+        """Where a card may land on a slot of ``color``: on a passed branch
+        portraying each seat that has one the raft can pass, or off the path."""
+        same = self.by_color[color]
+        if not same:
+            return []
+        seats = sorted({b.seat for b in same if b.id in self.take})
+        return [(color, seat) for seat in seats] + [(color, None)]
+
+    def _fits(self, option: _Option) -> Any:
+        """A literal true when some branch fits ``option`` (cached per option)."""
+        hit = self.fit.get(option)
+        if hit is not None:
+            return hit
+        color, seat = option
+        lit = self.m.new_bool_var(f"fits_{color}_{seat}")
+        same = self.by_color[color]
+        if seat is not None:  # some branch of this colour and seat is passed
+            self.m.add_bool_or(
+                [self.take[b.id] for b in same if b.seat == seat and b.id in self.take]
+            ).only_enforce_if(lit)
+        elif all(b.id in self.take for b in same):  # else one the raft cannot reach
+            self.m.add_bool_or([~self.take[b.id] for b in same]).only_enforce_if(lit)
+        self.fit[option] = lit
+        return lit
+
+    def branch_of(self, solver: cp_model.CpSolver, option: _Option) -> str:
+        """After a solve: the first branch (in map order) that fits ``option``."""
+        color, seat = option
+        for b in self.by_color[color]:
+            passed = b.id in self.take and solver.boolean_value(self.take[b.id])
+            if (passed and b.seat == seat) if seat is not None else not passed:
+                return b.id
+        raise AssertionError(f"no branch fits {option}")  # the model required one
 
     # -- scoring section ------------------------------------------------------------
     def scoring(self) -> None:
         """A seat's score: the fixed total of each branch it portrays that the raft
-        passes, plus each chosen card's value there (``z`` = placed and passed)."""
+        passes, plus the value of each chosen card that lands on a passed branch
+        portraying it."""
         river, deck, m = self.sit.river, self.sit.deck, self.m
         bound = 5 * len(deck)
         terms: dict[int, list[LinearExpr]] = {s: [] for s in SEATS}
         for bid, lit in self.take.items():
-            seat = river.branches[bid].seat
             if self.fixed[bid]:
-                terms[seat].append(self.fixed[bid] * lit)
-        for (card, bid), y in self.y.items():
-            take = self.take.get(bid)
-            if take is None:
-                continue  # a branch the raft cannot reach in the closed rounds
-            z = m.new_bool_var(f"z_{card}_{bid}")
-            m.add_implication(z, y)
-            m.add_implication(z, take)
-            m.add_bool_or([~y, ~take, z])
-            value = deck.by_id[card].value_for(river.branches[bid].color)
-            assert value is not None
-            terms[river.branches[bid].seat].append(value * z)
+                terms[river.branches[bid].seat].append(self.fixed[bid] * lit)
+        for (card, (color, gainer)), y in self.y.items():
+            if gainer is not None:
+                value = deck.by_id[card].value_for(color)
+                assert value is not None
+                terms[gainer].append(value * y)
         for s in SEATS:
             self.score[s] = m.new_int_var(-bound, bound, f"score_{s}")
             m.add(self.score[s] == sum(terms[s]))
@@ -266,20 +353,28 @@ class _Model:
         else:
             m.minimize(target)
 
-    def solve(self) -> cp_model.CpSolver:
+    def solve(self, budget: _Budget) -> cp_model.CpSolver | None:
+        """The solver once it has proved the optimum; None when the budget ran out
+        first (whatever it found by then is not proved, so it is not used)."""
+        limit = budget.next_limit()
+        if limit <= 0:
+            return None
         solver = cp_model.CpSolver()
         # one worker keeps results reproducible; full linearisation gives it the LP
         # bound that proves these small models optimal in milliseconds
         solver.parameters.num_workers = 1
         solver.parameters.linearization_level = 2
-        solver.parameters.max_time_in_seconds = 30.0
+        solver.parameters.max_time_in_seconds = limit
         status = solver.solve(self.m)
-        if status != cp_model.OPTIMAL:
-            raise RuleError.single(
-                "audit/solver",
-                f"the solver did not prove an optimum ({solver.status_name(status)})",
-            )
-        return solver
+        if status == cp_model.OPTIMAL:
+            return solver
+        if status in (cp_model.FEASIBLE, cp_model.UNKNOWN):  # stopped by the time limit
+            budget.ran_out = True
+            return None
+        raise RuleError.single(
+            "audit/solver",
+            f"the solver did not prove an optimum ({solver.status_name(status)})",
+        )
 
 
 def _lead(scores: Mapping[int, int], seat: int, goal: str) -> int:
@@ -297,7 +392,10 @@ def _actual_play(sit: _Situation, seat: int, fps: int) -> Play:
     )
 
 
-def _answer(sit: _Situation, seat: int, goal: str, kind: str) -> Answer:
+def _answer(sit: _Situation, seat: int, goal: str, kind: str, budget: _Budget) -> Answer:
+    if budget.remaining() <= 0:  # not even worth building the model
+        budget.next_limit()
+        return UNKNOWN
     free_votes = kind in ("best_votes", "best_joint")
     free_place = kind in ("best_placement", "best_joint")
     model = _Model(sit)
@@ -310,14 +408,16 @@ def _answer(sit: _Situation, seat: int, goal: str, kind: str) -> Answer:
     model.placements(cards)
     model.scoring()
     model.objective(seat, goal)
-    solver = model.solve()
+    solver = model.solve(budget)
+    if solver is None:
+        return UNKNOWN
     fps = sit.river.forks_per_segment
     own = ["L" if solver.boolean_value(lit) else "R" for lit in model.x]
     placements = dict(sit.placements[seat])
     if free_place:
-        for (card, bid), lit in model.y.items():
+        for (card, option), lit in model.y.items():
             if solver.boolean_value(lit):
-                placements[card] = bid
+                placements[card] = model.branch_of(solver, option)
     play = Play(
         votes=tuple(tuple(own[i : i + fps]) for i in range(0, len(own), fps)),
         placements=placements,
@@ -325,21 +425,28 @@ def _answer(sit: _Situation, seat: int, goal: str, kind: str) -> Answer:
     return Answer(round(solver.objective_value), play)
 
 
-def audit(res: Resolution, deck: Deck, seats: Sequence[int] = SEATS) -> MatchAudit:
-    """Audit every seat (or ``seats``) of a resolved match, all goals."""
+def audit(
+    res: Resolution, deck: Deck, seats: Sequence[int] = SEATS, budget: float | None = None
+) -> MatchAudit:
+    """Audit every seat (or ``seats``) of a resolved match, all goals, within
+    ``budget`` seconds of solving (default :data:`AUDIT_BUDGET_SECONDS`)."""
     sit = _situation(res, deck)
     scores = res.scores or dict.fromkeys(SEATS, 0)
     fps = sit.river.forks_per_segment
+    clock = _Budget(
+        AUDIT_BUDGET_SECONDS if budget is None else budget, len(seats) * len(GOALS) * len(KINDS)
+    )
     out: dict[int, SeatAudit] = {}
     for seat in seats:
         goals = {
             goal: GoalAudit(
-                _lead(scores, seat, goal), *(_answer(sit, seat, goal, kind) for kind in KINDS)
+                _lead(scores, seat, goal),
+                *(_answer(sit, seat, goal, kind, clock) for kind in KINDS),
             )
             for goal in GOALS
         }
         out[seat] = SeatAudit(seat, goals, _actual_play(sit, seat, fps))
-    return MatchAudit(sit.steps // fps if fps else 0, out)
+    return MatchAudit(sit.steps // fps if fps else 0, out, complete=not clock.ran_out)
 
 
 # ---- map fairness --------------------------------------------------------------
@@ -348,16 +455,18 @@ def audit(res: Resolution, deck: Deck, seats: Sequence[int] = SEATS) -> MatchAud
 @dataclass(frozen=True)
 class SeatRange:
     seat: int
-    low: int  # every card placed, and the path chosen, to hurt this seat
-    high: int  # ... to help it
+    low: int | None  # every card placed, and the path chosen, to hurt this seat
+    high: int | None  # ... to help it (None: not proven within the time budget)
 
 
 @dataclass(frozen=True)
 class Fairness:
     seats: dict[int, SeatRange]
-    threshold: int
-    unbalanced: bool  # some seat's highest or lowest differs from another's by >= threshold
+    # the verdict, given only when every range is proven (complete), else None
+    threshold: int | None
+    unbalanced: bool | None  # some seat's highest or lowest differs from another's by >= threshold
     favoured: int | None  # the seat whose highest beats every other seat's by >= threshold
+    complete: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -365,12 +474,14 @@ class Fairness:
             "threshold": self.threshold,
             "unbalanced": self.unbalanced,
             "favoured": self.favoured,
+            "complete": self.complete,
         }
 
 
-def map_fairness(river: RiverMap, deck: Deck) -> Fairness:
+def map_fairness(river: RiverMap, deck: Deck, budget: float | None = None) -> Fairness:
     """Each seat's highest and lowest score reachable on ``river`` when all the
-    cards are placed, and the path chosen, to help or to hurt that seat.
+    cards are placed, and the path chosen, to help or to hurt that seat, within
+    ``budget`` seconds of solving (default :data:`FAIRNESS_BUDGET_SECONDS`).
 
     :func:`judge_fairness` says whether one seat is clearly favoured."""
     sit = _Situation(
@@ -381,16 +492,22 @@ def map_fairness(river: RiverMap, deck: Deck) -> Fairness:
         hands={},
         placements={},
     )
+    clock = _Budget(FAIRNESS_BUDGET_SECONDS if budget is None else budget, 2 * len(SEATS))
     ranges: dict[int, SeatRange] = {}
     for seat in SEATS:
-        values = []
+        values: list[int | None] = []
         for maximize in (False, True):
+            if clock.remaining() <= 0:
+                clock.next_limit()
+                values.append(None)
+                continue
             model = _Model(sit)
             model.path_free()
             model.placements(dict.fromkeys(deck.ids))
             model.scoring()
             model.objective(seat, "score", maximize=maximize)
-            values.append(round(model.solve().objective_value))
+            solver = model.solve(clock)
+            values.append(None if solver is None else round(solver.objective_value))
         ranges[seat] = SeatRange(seat, values[0], values[1])
     return judge_fairness(ranges)
 
@@ -398,15 +515,18 @@ def map_fairness(river: RiverMap, deck: Deck) -> Fairness:
 def judge_fairness(ranges: Mapping[int, SeatRange]) -> Fairness:
     """Flag a map whose seats' ranges differ by at least a tenth of the map's whole
     score range (at least 3 points); a seat is clearly favoured when its highest
-    reachable score beats every other seat's highest by that much."""
-    spread = max(r.high for r in ranges.values()) - min(r.low for r in ranges.values())
-    threshold = max(3, spread // 10)
-    highs = [r.high for r in ranges.values()]
-    lows = [r.low for r in ranges.values()]
+    reachable score beats every other seat's highest by that much. No verdict
+    while some range is not proven (``complete`` False)."""
+    high = {s: r.high for s, r in ranges.items() if r.high is not None}
+    low = {s: r.low for s, r in ranges.items() if r.low is not None}
+    if len(high) < len(ranges) or len(low) < len(ranges):
+        return Fairness(dict(ranges), None, None, None, complete=False)
+    highs, lows = list(high.values()), list(low.values())
+    threshold = max(3, (max(highs) - min(lows)) // 10)
     unbalanced = max(highs) - min(highs) >= threshold or max(lows) - min(lows) >= threshold
     favoured = None
-    for s, r in ranges.items():
-        if all(r.high - o.high >= threshold for t, o in ranges.items() if t != s):
+    for s in ranges:
+        if all(high[s] - high[t] >= threshold for t in ranges if t != s):
             favoured = s
     return Fairness(dict(ranges), threshold, unbalanced, favoured)
 
@@ -420,13 +540,26 @@ GOAL_NAMES = {
 }
 
 
-def audit_document(document: Any, deck: Deck | None = None) -> MatchAudit:
-    """Audit a match file (FORMAT.md) up to its last closed round."""
+def audit_document(
+    document: Any, deck: Deck | None = None, budget: float | None = None
+) -> MatchAudit:
+    """Audit a match file (FORMAT.md) up to its last closed round, within ``budget``
+    seconds of solving (default :data:`AUDIT_BUDGET_SECONDS`)."""
     from .data import load_deck
     from .match import parse_match, resolve
 
     deck = deck or load_deck()
-    return audit(resolve(parse_match(document), deck), deck)
+    return audit(resolve(parse_match(document), deck), deck, budget=budget)
+
+
+def _shown(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+INCOMPLETE = (
+    "Not complete: the solver's time budget ran out before it proved every figure; "
+    "those are shown as '?' (every number shown is exact)."
+)
 
 
 def audit_text(report: MatchAudit, names: Mapping[int, str]) -> str:
@@ -440,13 +573,18 @@ def audit_text(report: MatchAudit, names: Mapping[int, str]) -> str:
         for goal in GOALS:
             g = seat_audit.goals[goal]
             lines.append(
-                f"  {GOAL_NAMES[goal]:<30}{g.actual:>8}{g.best_votes.value:>8}"
-                f"{g.best_placement.value:>9}{g.best_joint.value:>7}"
+                f"  {GOAL_NAMES[goal]:<30}{g.actual:>8}{_shown(g.best_votes.value):>8}"
+                f"{_shown(g.best_placement.value):>9}{_shown(g.best_joint.value):>7}"
             )
         best = seat_audit.goals["score"].best_joint.play
+        if best is None:
+            lines.append("  best play for score: ? (not proven)")
+            continue
         votes = " / ".join(" ".join(v) for v in best.votes) or "none"
         placed = ", ".join(f"{c}->{b}" for c, b in sorted(best.placements.items()))
         lines.append(f"  best play for score: directions {votes}; placements {placed}")
+    if not report.complete:
+        lines += ["", INCOMPLETE]
     return "\n".join(lines) + "\n"
 
 
@@ -456,8 +594,10 @@ def fairness_text(fairness: Fairness) -> str:
         "placed, and the path chosen, to hurt or to help it",
     ]
     for seat, r in sorted(fairness.seats.items()):
-        lines.append(f"  seat {seat}: from {r.low} to {r.high}")
-    if fairness.favoured is not None:
+        lines.append(f"  seat {seat}: from {_shown(r.low)} to {_shown(r.high)}")
+    if not fairness.complete:
+        lines.append(INCOMPLETE + " No verdict on whether a seat is favoured.")
+    elif fairness.favoured is not None:
         lines.append(
             f"Warning: seat {fairness.favoured} is clearly favoured (its highest beats every "
             f"other seat's by {fairness.threshold} or more)."
