@@ -4,10 +4,18 @@ as SVG and as PNG (the PNG is rendered from the same SVG with cairosvg).
 Made from the *public* view only (R11), through the match's ruleset, so a
 picture never shows more than the public page. Each response carries an ETag
 of the match's version and may be kept for a minute.
+
+A PNG's cost is bounded: it is scaled down to at most :data:`MAX_PNG_SIDE`
+pixels a side and :data:`MAX_PNG_PIXELS` in all (cairo cannot even make an
+image over 32,767 pixels a side: a 200-fork map answered 500), and a picture
+that still cannot be drawn is refused with ``picture/too_big``, never a 500.
 """
 
 from __future__ import annotations
 
+import logging
+import math
+import re
 from functools import lru_cache
 
 import cairosvg
@@ -21,9 +29,14 @@ from referee.web import referee
 from referee.web.public import refused
 
 bp = Blueprint("pictures", __name__)
+log = logging.getLogger(__name__)
 
 MAX_AGE = 60  # seconds a browser or a forum's image proxy may keep a picture
 NO_RESULTS = "There is no results picture yet: it is drawn once the first rafting round has closed."
+MAX_PNG_SIDE = 4096  # pixels
+MAX_PNG_PIXELS = 4_000_000  # 16 MB of image in memory while drawing
+_WIDTH = re.compile(r'\swidth="([0-9]+(?:\.[0-9]+)?)"')
+_HEIGHT = re.compile(r'\sheight="([0-9]+(?:\.[0-9]+)?)"')
 
 
 @bp.errorhandler(RuleError)
@@ -31,10 +44,42 @@ def _refused(exc: RuleError) -> tuple[str, int]:
     return refused(exc)
 
 
+def png_scale(svg: str) -> float:
+    """How much to shrink ``svg`` (its root's width and height, in pixels) so that
+    its PNG stays within MAX_PNG_SIDE a side and MAX_PNG_PIXELS in all; 1 for
+    any picture already within them."""
+    start = svg.find("<svg")
+    root = svg[start : svg.find(">", start)] if start >= 0 else ""
+    found = _WIDTH.search(root), _HEIGHT.search(root)
+    if found[0] is None or found[1] is None:
+        return 1.0
+    width, height = (max(1.0, float(m.group(1))) for m in found if m is not None)
+    scale = min(
+        1.0, MAX_PNG_SIDE / max(width, height), math.sqrt(MAX_PNG_PIXELS / (width * height))
+    )
+
+    def too_big(w: int, h: int) -> bool:
+        return max(w, h) > MAX_PNG_SIDE or w * h > MAX_PNG_PIXELS
+
+    # cairosvg rounds the scaled size: shrink a hair more until the rounded size fits
+    while scale < 1.0 and too_big(round(width * scale), round(height * scale)):
+        scale *= 0.999
+    return scale
+
+
 @lru_cache(maxsize=32)
 def svg_to_png(svg: str) -> bytes:
-    """The PNG of an SVG document (pictures are small; the last few are kept)."""
-    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), unsafe=False)
+    """The PNG of an SVG document, scaled down when it is big (the last few are
+    kept)."""
+    try:
+        png: bytes = cairosvg.svg2png(
+            bytestring=svg.encode("utf-8"), unsafe=False, scale=png_scale(svg)
+        )
+    except Exception as exc:  # cairo's limits, memory: a refusal, not a 500
+        log.warning("picture not drawn: %r", exc)
+        raise RuleError.single(
+            "picture/too_big", "this picture is too big to draw as PNG; the SVG version may work"
+        ) from exc
     return png
 
 

@@ -6,6 +6,11 @@ Pure functions of plain data: the caller passes only what the viewer may see
 and attribute that comes from a map or a player is escaped. Colours are never
 the only signal: every slot also shows its colour's name and a pattern, and
 every player's line in the chart has its own dash style, marker and label.
+
+A picture's cost is bounded: every map within the limits of
+:mod:`.river_map` is drawn in full (at most 240 branch boxes, 24 rows); a map
+stored before those limits and beyond them gets a small picture saying it is
+too big to draw (:func:`too_big_to_draw`) instead of a drawing of any size.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from .river_map import RiverMap
+from .river_map import MAX_BRANCHES, MAX_FORKS, MAX_NAME_LENGTH, MAX_PATH_LENGTH, RiverMap
 
 # slot colours: fill, a light tint for text, and the pattern's id
 COLOR_STYLE = {
@@ -113,8 +118,49 @@ def _layout(river: RiverMap, row_h: float = ROW_H) -> _Layout:
     return _Layout(forks, width, end_y + 40, end_y)
 
 
+def too_big_to_draw(river: RiverMap) -> bool:
+    """A map beyond what the pictures draw: over the limits of river_map (only a
+    map stored before them can be)."""
+    return (
+        len(river.forks) > MAX_FORKS
+        or len(river.branches) > MAX_BRANCHES
+        or river.path_length > MAX_PATH_LENGTH
+    )
+
+
+def _too_big_svg(river: RiverMap, label: str) -> str:
+    """A small picture saying the map is too big to draw, with its size."""
+    width, height = 640, 150
+    label = f"{label} (too big to draw)"
+    lines = [
+        f"This map has {len(river.forks)} forks, {len(river.branches)} branches and "
+        f"{river.path_length} forks on a path:",
+        f"more than a picture draws (at most {MAX_FORKS} forks, {MAX_BRANCHES} branches,",
+        f"{MAX_PATH_LENGTH} forks on a path).",
+    ]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label={_attr(label)} '
+        'font-family="DejaVu Sans, Verdana, sans-serif" class="river-map too-big">',
+        f"<title>{_text(label)}</title>",
+        f'<rect width="{width}" height="{height}" fill="#fbfdff" stroke="#94a3b8"/>',
+        f'<text x="20" y="36" font-size="17" font-weight="bold" fill="#111827">'
+        f"{_text(_short(label, 60))}</text>",
+    ]
+    out += [
+        f'<text x="20" y="{70 + 24 * i}" font-size="14" fill="#111827">{_text(line)}</text>'
+        for i, line in enumerate(lines)
+    ]
+    out.append("</svg>")
+    return "".join(out)
+
+
 def map_svg(river: RiverMap, layer: MapLayer) -> str:
-    """The river map as a standalone SVG document."""
+    """The river map as a standalone SVG document (a small notice instead for a
+    map too big to draw)."""
+    label = _short(layer.title or f"River map {river.name}", MAX_NAME_LENGTH + 60)
+    if too_big_to_draw(river):
+        return _too_big_svg(river, label)
     extra = CARD_ROW if layer.cards else 0  # room for the viewer's own cards
     box_h = BOX_H + extra
     row_h = ROW_H + extra
@@ -132,7 +178,6 @@ def map_svg(river: RiverMap, layer: MapLayer) -> str:
                 for s in sorted(round_votes)
                 if k < len(round_votes[s])
             ]
-    label = layer.title or f"River map {river.name}"
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {lay.width:.0f} {lay.height:.0f}" '
         f'width="{lay.width:.0f}" height="{lay.height:.0f}" role="img" '

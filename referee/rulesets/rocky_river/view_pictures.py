@@ -21,8 +21,8 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .data import load_deck
-from .picture import SEAT_STYLE, MapLayer, _marker, map_svg, score_chart_svg
-from .river_map import parse_map
+from .picture import SEAT_STYLE, MapLayer, _marker, _short, map_svg, score_chart_svg
+from .river_map import MAX_NAME_LENGTH, RiverMap, parse_map
 
 CHART_W, CHART_H = 560, 300
 RESULTS_W = 600
@@ -44,7 +44,14 @@ def visible_totals(result: Mapping[str, Any]) -> dict[str, int]:
     return totals
 
 
-def own_cards(view: Mapping[str, Any]) -> dict[str, list[str]]:
+def stored_river(view: Mapping[str, Any]) -> RiverMap:
+    """The view's map, checked against R3 alone: a match stored before the map
+    limits may hold a map over them, and its pictures must still be answered
+    (the picture code bounds what it draws)."""
+    return parse_map(view["map"], limits=False)
+
+
+def own_cards(view: Mapping[str, Any], river: RiverMap | None = None) -> dict[str, list[str]]:
     """A seat's own placements, as card texts by branch (``{"4RR": ["J +5"]}``);
     nothing for the public or the host."""
     viewer = view.get("viewer") or {}
@@ -52,7 +59,7 @@ def own_cards(view: Mapping[str, Any]) -> dict[str, list[str]]:
         return {}
     result = view.get("result") or {}
     mine = (result.get("placements") or {}).get(str(viewer["seat"])) or {}
-    river = parse_map(view["map"])
+    river = river or stored_river(view)
     deck = load_deck()
     out: dict[str, list[str]] = {}
     for card in deck.sort(mine):
@@ -67,10 +74,10 @@ def own_cards(view: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def view_map_svg(view: Mapping[str, Any]) -> str:
     """The river map with what this view may see on it."""
-    river = parse_map(view["map"])
+    river = stored_river(view)
     result = view.get("result") or {}
     path = list(result.get("path") or [])
-    title = f"River map {river.name}"
+    title = f"River map {_short(river.name, MAX_NAME_LENGTH)}"
     if path:
         title += f": {len(path)} of {river.path_length} forks passed"
     elif view.get("closed_rounds", 0) >= 2:
@@ -80,7 +87,7 @@ def view_map_svg(view: Mapping[str, Any]) -> str:
         totals=visible_totals(result),
         path=path,
         votes=list(result.get("votes") or []),
-        cards=own_cards(view),
+        cards=own_cards(view, river),
         title=title,
     )
     return map_svg(river, layer)
