@@ -212,7 +212,7 @@ def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     try:
         # a stored match: its file with the seed (the operator's tool, not the host's)
         document = _read_json(file_) if file_ else _service().document(str(match_id))
-        report = audit_document(document)
+        report = audit_document(document, stored=file_ is None)
     except RuleError as exc:
         _fail(exc, what)
     if as_json:

@@ -97,8 +97,11 @@ class Ruleset(Protocol):
         normalised, or raise :class:`RuleError` listing every problem."""
         ...
 
-    def resolve(self, document: JSON, details: bool = False) -> JSON:
-        """Resolve a match file; the result object, or :class:`RuleError`."""
+    def resolve(self, document: JSON, details: bool = False, *, stored: bool = False) -> JSON:
+        """Resolve a match file; the result object, or :class:`RuleError`. With
+        ``stored``, the file is one the service made of a match it holds: the
+        admission limits of this version (sizes, ids, names) are not applied
+        again, only the rules, so a match stored before an upgrade still resolves."""
         ...
 
     def visible(
@@ -133,7 +136,7 @@ class Ruleset(Protocol):
         """A readable account of a resolved match file."""
         ...
 
-    def audit(self, document: JSON) -> JSON:
+    def audit(self, document: JSON, *, stored: bool = False) -> JSON:
         """For the host: the best each seat could have done, up to the last closed
         round (RuleError ``audit/...`` when the match is not far enough)."""
         ...

@@ -777,7 +777,7 @@ class Referee:
     def _close(self, session: Session, match: Match, rnd: Round, by: str, now: datetime) -> None:
         state = self._load(session, match)
         document = self._document(state, upto=rnd.number)
-        rnd.result = state.ruleset.resolve(document, details=True)
+        rnd.result = state.ruleset.resolve(document, details=True, stored=True)
         rnd.status = "closed"
         rnd.closed_at = now
         rnd.closed_by = by
@@ -806,7 +806,9 @@ class Referee:
         seats = [p["seat"] for p in state.setup.players]
         result = None
         if all(s in orders and orders[s].host_entered for s in seats):
-            result = state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+            result = state.ruleset.resolve(
+                self._document(state, upto=rnd.number), details=True, stored=True
+            )
         return Preview(state, rnd, result)
 
     def closing_result(self, match_id: str) -> Any:
@@ -818,7 +820,9 @@ class Referee:
         rnd = state.open_round
         if rnd is None:
             raise RuleError.single("round/closed", "no round is open")
-        return state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+        return state.ruleset.resolve(
+            self._document(state, upto=rnd.number), details=True, stored=True
+        )
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""
@@ -893,7 +897,9 @@ class Referee:
         """The ruleset's audit of the match up to its last closed round (host only)."""
         state = self.state(match_id)
         closed = state.last_closed
-        return state.ruleset.audit(self._document(state, upto=closed.number if closed else 0))
+        return state.ruleset.audit(
+            self._document(state, upto=closed.number if closed else 0), stored=True
+        )
 
     def recheck(self, match_id: str) -> list[str]:
         """Re-resolve every closed round from its stored orders and list each
@@ -903,7 +909,9 @@ class Referee:
         for rnd in state.rounds:
             if rnd.status != "closed":
                 continue
-            again = state.ruleset.resolve(self._document(state, upto=rnd.number), details=True)
+            again = state.ruleset.resolve(
+                self._document(state, upto=rnd.number), details=True, stored=True
+            )
             stored = rnd.result or {}
             for key in sorted(set(again) | set(stored)):
                 if again.get(key) != stored.get(key):

@@ -117,7 +117,7 @@ def card_value(card: str, color: str) -> int | None:
 def map_info(map_doc: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """The map for display: forks in river order, each branch with its fork, side,
     inner/outer position, slot colour, portrayed seat (and name) and segment."""
-    river = parse_map(map_doc)
+    river = parse_map(map_doc, limits=False)  # a stored match's map, admitted at creation
     branches: dict[str, dict[str, Any]] = {}
     forks: list[dict[str, Any]] = []
     order = {fid: i for i, fid in enumerate(river.forks)}

@@ -541,15 +541,16 @@ GOAL_NAMES = {
 
 
 def audit_document(
-    document: Any, deck: Deck | None = None, budget: float | None = None
+    document: Any, deck: Deck | None = None, budget: float | None = None, *, stored: bool = False
 ) -> MatchAudit:
     """Audit a match file (FORMAT.md) up to its last closed round, within ``budget``
-    seconds of solving (default :data:`AUDIT_BUDGET_SECONDS`)."""
+    seconds of solving (default :data:`AUDIT_BUDGET_SECONDS`); ``stored`` as for
+    :func:`~.match.parse_match`."""
     from .data import load_deck
     from .match import parse_match, resolve
 
     deck = deck or load_deck()
-    return audit(resolve(parse_match(document), deck), deck, budget=budget)
+    return audit(resolve(parse_match(document, stored=stored), deck), deck, budget=budget)
 
 
 def _shown(value: int | None) -> str:

@@ -132,8 +132,14 @@ def _orders(raw: object, what: str, problems: list[Problem], index: int | None =
     return out
 
 
-def parse_match(doc: object) -> MatchSpec:
-    """Check a match file's structure (FORMAT.md); every problem is reported."""
+def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
+    """Check a match file's structure (FORMAT.md); every problem is reported.
+
+    ``stored=True`` is for a match the service already holds: it was admitted
+    when it was created, perhaps by an earlier version of the referee with
+    looser limits, so only what the rules need is checked (R1-R10), not the
+    admission limits of this version (map size and ids, names that must be one
+    line and unlike each other). A stored match keeps resolving after an upgrade."""
     if not isinstance(doc, (dict, Mapping)):  # dict first: no ABC check in the usual case
         raise RuleError.single("match/not_object", "a match file must be a JSON object")
     problems: list[Problem] = []
@@ -156,13 +162,13 @@ def parse_match(doc: object) -> MatchSpec:
         if isinstance(raw_map, str):
             river, map_name = load_bundled_map(raw_map), raw_map
         elif isinstance(raw_map, Mapping):
-            river = parse_map(raw_map)
+            river = parse_map(raw_map, limits=not stored)
         else:
             bad("match/bad_map", "'map' must be a bundled map's name or a map object", "map")
     except RuleError as exc:
         problems.extend(exc.problems)
 
-    players = parse_players(doc.get("players"), bad)
+    players = parse_players(doc.get("players"), bad, stored=stored)
 
     seed, seed_problems = check_seed(doc)
     problems.extend(seed_problems)
@@ -217,11 +223,12 @@ def parse_match(doc: object) -> MatchSpec:
     return MatchSpec(river, map_name, players, seed, draft, placements, votes, host_entered)
 
 
-def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
+def parse_players(raw: object, bad: Any, *, stored: bool = False) -> tuple[Player, ...]:
     """R1: exactly three players, seats 1-3 once each, a name, garnets >= 0.
 
     A name is one line of plain text with something visible in it, and no two
-    names of a match look alike (:mod:`referee.names`)."""
+    names of a match look alike (:mod:`referee.names`); not checked again for a
+    ``stored`` match (see :func:`parse_match`)."""
     try:  # fast path: a well-formed list, seats in order
         x, y, z = cast(list[Any], raw)  # anything else fails below
         a = Player(x["seat"], x["name"], x["garnets"])
@@ -231,7 +238,7 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
             (a.seat, b.seat, c.seat) == (1, 2, 3)
             and type(a.seat) is type(b.seat) is type(c.seat) is int
             and type(a.name) is type(b.name) is type(c.name) is str
-            and names_fine((a.name, b.name, c.name))
+            and (stored or names_fine((a.name, b.name, c.name)))
             and type(a.garnets) is type(b.garnets) is type(c.garnets) is int
             and min(a.garnets, b.garnets, c.garnets) >= 0
         ):
@@ -261,7 +268,7 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
         if not isinstance(name, str) or not name.strip():
             bad("match/bad_name", f"{where} needs a non-empty name", where)
             ok = False
-        elif (fault := name_fault(name)) is not None:
+        elif not stored and (fault := name_fault(name)) is not None:
             who = f"{where} (seat {seat})" if ok else where
             bad("match/bad_name", f"{who}: {fault}", where)
             ok = False
@@ -277,7 +284,8 @@ def parse_players(raw: object, bad: Any) -> tuple[Player, ...]:
             seen.add(seat)
             index[seat] = i
             players.append(Player(seat, name, garnets))
-    for (seat_a, name_a), (seat_b, name_b) in look_alikes([(p.seat, p.name) for p in players]):
+    alike = [] if stored else look_alikes([(p.seat, p.name) for p in players])
+    for (seat_a, name_a), (seat_b, name_b) in alike:
         bad(
             "match/confusable_names",
             f"seats {seat_a} and {seat_b} have names that look alike, {shown(name_a)} and "

@@ -38,7 +38,7 @@ ORDER_KEYS = {"draft": "draft", "mapping": "placements", "rafting": "votes"}
 
 @lru_cache(maxsize=64)
 def _river_of_json(text: str) -> RiverMap:
-    return parse_map(json.loads(text))
+    return parse_map(json.loads(text), limits=False)  # admitted when it was stored
 
 
 _BY_IDENTITY: dict[int, tuple[Mapping[str, Any], RiverMap]] = {}
@@ -142,8 +142,8 @@ class RockyRiver:
             return check_placements(order, previous()["hands"][str(seat)], deck, river)
         return check_votes(order, river.forks_per_segment)
 
-    def resolve(self, document: Any, details: bool = False) -> Any:
-        return result_json(resolve(parse_match(document)), details=details)
+    def resolve(self, document: Any, details: bool = False, *, stored: bool = False) -> Any:
+        return result_json(resolve(parse_match(document, stored=stored)), details=details)
 
     def visible(
         self,
@@ -181,8 +181,8 @@ class RockyRiver:
     def summary(self, document: Any) -> str:
         return summary_text(resolve(parse_match(document)))
 
-    def audit(self, document: Any) -> dict[str, Any]:
-        return audit_document(document).as_dict()
+    def audit(self, document: Any, *, stored: bool = False) -> dict[str, Any]:
+        return audit_document(document, stored=stored).as_dict()
 
     def map_report(self, map_ref: Any) -> dict[str, Any]:
         river = load_bundled_map(map_ref) if isinstance(map_ref, str) else parse_map(map_ref)
