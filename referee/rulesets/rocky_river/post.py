@@ -147,6 +147,9 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         if r["status"] == "open":
             sent = ", ".join(who(s) for s in r["submitted"]) or "nobody yet"
             line += f", deadline {r['deadline'] or 'none'}; orders received from {sent}"
+        elif r.get("host_entered"):  # public once the round has closed
+            entered = ", ".join(who(s) for s in r["host_entered"])
+            line += f"; orders entered by the host for {entered}"
         rows.append(line)
     out.extend(m.items(rows))
     if view.get("paused"):

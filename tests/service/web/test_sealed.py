@@ -206,6 +206,8 @@ def test_the_public_learns_which_orders_the_host_entered_once_the_round_closes(
     assert public["host_entered"] == [2]
     page = client.get(f"/matches/{m.id}").get_data(as_text=True)
     assert "P2 (entered by the host)" in page
+    post = client.get(f"/matches/{m.id}/post").get_data(as_text=True)
+    assert "orders entered by the host for P2 (seat 2)" in post
 
 
 def test_public_versions_and_picture_etags_move_only_with_public_state(
