@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,24 +39,37 @@ def status_for(exc: RuleError) -> int:
     return max(STATUS_BY_CODE.get(p.code, 422) for p in exc.problems)
 
 
-def parse_deadline(raw: object) -> datetime:
-    """An ISO-8601 date-time with a time zone (``Z`` accepted), in UTC."""
+def parse_deadline(raw: object, *, from_form: bool = False) -> datetime:
+    """A deadline, in UTC: an ISO-8601 date and time (``Z`` or ``z`` for UTC, a
+    space accepted instead of ``T``).
+
+    From the API (``from_form=False``) it must name its time zone. From the
+    host's form (``from_form=True``) a time without a zone is read as UTC, and a
+    problem names the form's ``deadline`` field. Either way text that is not a
+    date and time, or one whose zone puts it past year 9999 or before year 1 in
+    UTC, is refused with ``round/bad_deadline``.
+    """
+    field = "deadline" if from_form else None
     if not isinstance(raw, str):
         raise RuleError.single(
-            "round/bad_deadline", f"a deadline is an ISO-8601 date-time string, not {raw!r}"
+            "round/bad_deadline",
+            f"a deadline is an ISO-8601 date-time string, not {raw!r}",
+            field,
         )
     try:
-        value = datetime.fromisoformat(raw.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-        utc = value.astimezone(UTC)
+        value = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", raw.strip()))
+        if value.tzinfo is None and not from_form:
+            raise RuleError.single(
+                "round/bad_deadline",
+                f"the deadline '{raw}' needs a time zone, e.g. 2026-12-01T18:00Z",
+            )
+        # OverflowError: a zone that moves it past year 9999 or before year 1
+        return value.replace(tzinfo=value.tzinfo or UTC).astimezone(UTC)
     except (ValueError, OverflowError):
+        what = "a date and time" if from_form else "an ISO-8601 date-time"
         raise RuleError.single(
-            "round/bad_deadline", f"'{raw}' is not an ISO-8601 date-time such as 2026-12-01T18:00Z"
+            "round/bad_deadline", f"'{raw}' is not {what} such as 2026-12-01T18:00Z", field
         ) from None
-    if value.tzinfo is None:
-        raise RuleError.single(
-            "round/bad_deadline", f"the deadline '{raw}' needs a time zone, e.g. 2026-12-01T18:00Z"
-        )
-    return utc
 
 
 # ---- text that can be stored and shown --------------------------------------

@@ -11,7 +11,6 @@ keeping what the host typed.
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,7 +23,7 @@ from referee.errors import Problem, RuleError
 from referee.ruleset import Viewer
 from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import base_url, external_url, status_for
+from referee.web.common import base_url, external_url, parse_deadline, status_for
 from referee.web.player import order_form, submit
 from referee.web.public import (
     POST_FORMATS,
@@ -53,21 +52,6 @@ def match_of(token: str) -> str:
     return found[0]
 
 
-def _parse_utc(text: str) -> datetime:
-    """A date and time typed by the host, read as UTC unless it names a zone."""
-    try:
-        value = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", text.replace(" ", "T", 1)))
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)  # OverflowError: a zone past year 9999 or before year 1
-    except (ValueError, OverflowError):
-        raise RuleError.single(
-            "round/bad_deadline",
-            f"'{text}' is not a date and time such as 2026-12-01T18:00Z",
-            "deadline",
-        ) from None
-
-
 def _deadline_from(form: Any) -> datetime | None:
     """The deadline a form asks for: a date and time, or hours from now (None: neither)."""
     text = (form.deadline.data or "").strip()
@@ -89,7 +73,7 @@ def _deadline_from(form: Any) -> datetime | None:
             )
         return now() + timedelta(hours=value)
     if text:
-        return _parse_utc(text)
+        return parse_deadline(text, from_form=True)
     return None
 
 
