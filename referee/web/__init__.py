@@ -188,8 +188,27 @@ class _BoundedChunkedBody:
 
 
 def _error_pages(app: Flask) -> None:
+    from referee.errors import RuleError
+    from referee.web.common import status_for
+
     def wants_json() -> bool:
         return request.path.startswith("/api/")
+
+    @app.errorhandler(RuleError)
+    def _refused(exc: RuleError) -> tuple[Any, int, dict[str, str]]:
+        # the one answer to a refusal from any blueprint: every problem, with the
+        # status of the gravest (a page that shows a refusal on its form catches it)
+        status = status_for(exc)
+        if wants_json():
+            headers = {}
+            if status == 401:  # RFC 9110: a 401 names the scheme to authenticate with
+                headers["WWW-Authenticate"] = 'Bearer realm="referee"'
+            return {"errors": [p.as_dict() for p in exc.problems]}, status, headers
+        title = "Not found" if status == 404 else "That was refused"
+        page = render_template(
+            "error.html", code=status, title=title, message=None, problems=exc.problems
+        )
+        return page, status, {}
 
     @app.errorhandler(CSRFError)
     def _csrf(exc: CSRFError) -> tuple[Any, int]:

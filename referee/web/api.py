@@ -18,25 +18,12 @@ from referee.jsonio import loads_strict
 from referee.ruleset import Viewer
 from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import base_url, check_text, parse_deadline, status_for
+from referee.web.common import base_url, check_text, parse_deadline
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 MAX_ROUND = 2**31 - 1
-
-
-def _errors(exc: RuleError) -> tuple[Response, int]:
-    response = jsonify({"errors": [p.as_dict() for p in exc.problems]})
-    status = status_for(exc)
-    if status == 401:  # RFC 9110: a 401 names the scheme to authenticate with
-        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
-    return response, status
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[Response, int]:
-    return _errors(exc)
 
 
 def _body() -> Any:

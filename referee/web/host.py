@@ -31,17 +31,11 @@ from referee.web.public import (
     group_problems,
     match_context,
     now,
-    refused,
 )
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
 NOT_FOUND = "This link does not open anything. If you re-issued your host link, use the new one."
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[str, int]:
-    return refused(exc)
 
 
 def match_of(token: str) -> str:

@@ -26,7 +26,6 @@ from referee.errors import RuleError
 from referee.ruleset import Viewer
 from referee.views import view_for
 from referee.web import referee
-from referee.web.public import refused
 
 bp = Blueprint("pictures", __name__)
 log = logging.getLogger(__name__)
@@ -37,11 +36,6 @@ MAX_PNG_SIDE = 4096  # pixels
 MAX_PNG_PIXELS = 4_000_000  # 16 MB of image in memory while drawing
 _WIDTH = re.compile(r'\swidth="([0-9]+(?:\.[0-9]+)?)"')
 _HEIGHT = re.compile(r'\sheight="([0-9]+(?:\.[0-9]+)?)"')
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[str, int]:
-    return refused(exc)
 
 
 def png_scale(svg: str) -> float:

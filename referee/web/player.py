@@ -26,7 +26,6 @@ from referee.web.public import (
     card_value,
     form_problems,
     match_context,
-    refused,
 )
 
 bp = Blueprint("player", __name__, url_prefix="/play")
@@ -34,11 +33,6 @@ bp = Blueprint("player", __name__, url_prefix="/play")
 NOT_FOUND = (
     "This link does not open anything. If the host re-issued your link, ask them for the new one."
 )
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[str, int]:
-    return refused(exc)
 
 
 def seat_of(token: str) -> tuple[str, int]:

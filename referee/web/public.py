@@ -2,8 +2,9 @@
 page and its forum post.
 
 Also the helpers the host and player pages share (reading a match's map and
-cards for display, times and "time left", problems grouped by field, the
-RuleError page). Every page about a match is rendered from
+cards for display, times and "time left", problems grouped by field). A
+refusal no page shows on its form is answered by the app's one RuleError
+handler (referee.web._error_pages). Every page about a match is rendered from
 :func:`referee.views.view_for`, never from stored rows.
 """
 
@@ -210,20 +211,6 @@ def form_problems(form: Any) -> list[Problem]:
         for message in messages if isinstance(messages, list) else [messages]:
             out.append(Problem(f"form/{name}", f"{name}: {message}", name))
     return out
-
-
-def refused(exc: RuleError) -> tuple[str, int]:
-    """A page listing every problem of a refusal, with its HTTP status."""
-    status = status_for(exc)
-    title = "Not found" if status == 404 else "That was refused"
-    return render_template(
-        "error.html", code=status, title=title, message=None, problems=exc.problems
-    ), status
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[str, int]:
-    return refused(exc)
 
 
 # ---- pages ------------------------------------------------------------------
