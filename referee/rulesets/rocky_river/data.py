@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 
 from referee.errors import RuleError
+from referee.resources import bundled_dir
 
 from .cards import Deck, deck_from_json
 from .river_map import RiverMap, parse_map
 
-SEEDS_DIR = Path(__file__).resolve().parents[3] / "seeds"
+SEEDS_DIR = bundled_dir("seeds")
 MAPS_DIR = SEEDS_DIR / "maps"
 CARDS_DIR = SEEDS_DIR / "cards"
 DEFAULT_MAP = "three-rapids"
