@@ -28,6 +28,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.db import database_url, make_engine, migrate
+from referee.resources import bundled_dir
 from referee.service import Referee
 from referee.web.common import check_text, not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
@@ -62,8 +63,8 @@ def _secret_key(instance: Path) -> str:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(bundled_dir("templates")),
+        static_folder=str(bundled_dir("static")),
         instance_path=str(ROOT / "instance"),
     )
     app.config.from_mapping(
