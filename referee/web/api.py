@@ -18,7 +18,7 @@ from referee.jsonio import loads_strict
 from referee.ruleset import Viewer
 from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import base_url, check_text, parse_deadline
+from referee.web.common import base_url, check_post_format, check_text, parse_deadline
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -264,8 +264,7 @@ def export(match_id: str) -> Response:
 @bp.get("/matches/<match_id>/post")
 def post(match_id: str) -> Response:
     fmt = request.args.get("format", "markdown")
-    if fmt not in ("markdown", "bbcode"):
-        raise RuleError.single("post/bad_format", f"format must be markdown or bbcode, not '{fmt}'")
+    check_post_format(fmt)
     state = referee().state(match_id)
     text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return jsonify({"format": fmt, "post": text})

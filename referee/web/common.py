@@ -1,4 +1,7 @@
-"""Helpers the blueprints share: error statuses, token look-up, deadlines."""
+"""Helpers the API and the pages share (and the app factory: no import of
+:mod:`referee.web` here): error statuses, the deadline parser, the forum post's
+formats, plain text, absolute addresses. Helpers of HTML pages only are in
+:mod:`referee.web.pages`."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ from referee.errors import RuleError
 from referee.text import check_text, not_text_at
 
 __all__ = [
+    "POST_FORMATS",
     "base_url",
+    "check_post_format",
     "check_text",
     "external_url",
     "not_text_at",
@@ -72,11 +77,17 @@ def parse_deadline(raw: object, *, from_form: bool = False) -> datetime:
         ) from None
 
 
-# ---- text that can be stored and shown --------------------------------------
+# ---- the forum post ----------------------------------------------------------
 
-# what XML 1.0 calls a character: no control characters but tab, LF and CR, no
-# lone surrogates, no U+FFFE/U+FFFF. PostgreSQL cannot store NUL in text, UTF-8
-# cannot encode a lone surrogate, and an SVG picture with any of them is not XML.
+POST_FORMATS = ("markdown", "bbcode")
+
+
+def check_post_format(fmt: str, field: str | None = None) -> None:
+    """Refuse a forum post format other than :data:`POST_FORMATS`."""
+    if fmt not in POST_FORMATS:
+        raise RuleError.single(
+            "post/bad_format", f"format must be markdown or bbcode, not '{fmt}'", field
+        )
 
 
 # ---- absolute addresses ------------------------------------------------------

@@ -23,17 +23,20 @@ from referee.errors import Problem, RuleError
 from referee.ruleset import Viewer
 from referee.views import preview_for, view_for
 from referee.web import referee
-from referee.web.common import base_url, external_url, parse_deadline, status_for
-from referee.web.player import order_form, submit
-from referee.web.public import (
+from referee.web.common import (
     POST_FORMATS,
-    form_problems,
-    group_problems,
-    match_context,
-    now,
+    base_url,
+    check_post_format,
+    external_url,
+    parse_deadline,
+    status_for,
 )
+from referee.web.pages import form_problems, group_problems, now, template_helpers
+from referee.web.player import order_form, submit
+from referee.web.rocky_river import known_totals, match_context
 
 bp = Blueprint("host", __name__, url_prefix="/host")
+bp.record_once(template_helpers)
 
 NOT_FOUND = "This link does not open anything. If you re-issued your host link, use the new one."
 
@@ -232,9 +235,7 @@ def preview(token: str) -> ResponseReturnValue:
     shown = preview_for(found)
     if shown["resolved"]:  # only orders the host entered: the whole resolution
         result = shown["result"]
-        known = {step["branch"]: step["points"] for step in result.get("path", [])}
-        passed = set(known)
-        known.update(result.get("branch_totals", {}))
+        known, passed = known_totals(result)
         context.update(
             view={**view, "closed_rounds": shown["round"]},
             result=result,
@@ -319,10 +320,9 @@ def reissue(token: str) -> ResponseReturnValue:
 def post(token: str) -> ResponseReturnValue:
     match_id = match_of(token)
     fmt = request.args.get("format", "markdown")
-    if fmt not in POST_FORMATS:
-        exc = RuleError.single(
-            "post/bad_format", f"format must be markdown or bbcode, not '{fmt}'", "format"
-        )
+    try:
+        check_post_format(fmt, "format")
+    except RuleError as exc:
         return _dashboard(token, match_id, action="post", exc=exc)
     state = referee().state(match_id)
     public = view_for(state, Viewer.public())

@@ -21,14 +21,11 @@ from referee.rulesets.rocky_river.orders import split_list
 from referee.views import view_for
 from referee.web import referee
 from referee.web.common import status_for
-from referee.web.public import (
-    card_info,
-    card_value,
-    form_problems,
-    match_context,
-)
+from referee.web.pages import form_problems, template_helpers
+from referee.web.rocky_river import card_info, card_value, match_context
 
 bp = Blueprint("player", __name__, url_prefix="/play")
+bp.record_once(template_helpers)
 
 NOT_FOUND = (
     "This link does not open anything. If the host re-issued your link, ask them for the new one."

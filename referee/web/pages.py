@@ -1,0 +1,147 @@
+"""Helpers every HTML page shares, for any game: the service's clock, times and
+"time left" for people, signed numbers, problems grouped by form field, and
+the part of a match page's context that does not depend on the game.
+
+The JSON API does not use these (it shares :mod:`referee.web.common` with the
+pages). The helpers templates call (``time_left``, ``signed``, the ``utc``
+filter) are given to every template of the app by :func:`template_helpers`,
+which each page blueprint records. What is Rocky River's own (its map, cards
+and known totals) is in :mod:`referee.web.rocky_river`, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from flask.blueprints import BlueprintSetupState
+from markupsafe import Markup
+
+from referee.errors import Problem
+from referee.ruleset import get_ruleset
+from referee.web import referee
+
+__all__ = [
+    "form_problems",
+    "group_problems",
+    "now",
+    "parse_iso",
+    "signed",
+    "template_helpers",
+    "time_left",
+    "utc",
+    "view_context",
+]
+
+
+def template_helpers(state: BlueprintSetupState) -> None:
+    """Give every template of the app ``time_left``, ``signed`` and the ``utc``
+    filter (recorded by each page blueprint, so any of them brings them)."""
+    state.app.add_template_global(time_left)
+    state.app.add_template_global(signed)
+    state.app.add_template_filter(utc, "utc")
+
+
+# ---- times and numbers for people -------------------------------------------
+
+
+def now() -> datetime:
+    """The service's clock (tests may move it)."""
+    return referee().clock()
+
+
+def parse_iso(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _plural(n: int, unit: str) -> str:
+    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+
+
+def time_left(deadline: str | None, paused: bool = False) -> str:
+    """For people: how long until ``deadline`` (an ISO time), e.g. "1 day 3 hours left"."""
+    when = parse_iso(deadline)
+    if when is None:
+        return "no deadline"
+    if paused:
+        return "the clock is stopped while the match is paused"
+    seconds = int((when - now()).total_seconds())
+    if seconds <= 0:
+        return "the deadline has passed"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        text = _plural(days, "day") + (f" {_plural(hours, 'hour')}" if hours else "")
+    elif hours:
+        text = _plural(hours, "hour") + (f" {_plural(minutes, 'minute')}" if minutes else "")
+    elif minutes:
+        text = _plural(minutes, "minute")
+    else:
+        text = "less than a minute"
+    return f"{text} left"
+
+
+def utc(iso: str | None) -> str:
+    """An ISO time as UTC to the second, e.g. 2026-12-01T18:00:00Z."""
+    when = parse_iso(iso)
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if when else "none"
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+# ---- problems next to the fields they concern --------------------------------
+
+
+def group_problems(
+    problems: Iterable[Problem], where: Callable[[Problem], str]
+) -> dict[str, list[str]]:
+    """Problem messages by the form field each concerns ("" for the whole form)."""
+    out: dict[str, list[str]] = {}
+    for p in problems:
+        out.setdefault(where(p), []).append(p.message)
+    return out
+
+
+def form_problems(form: Any) -> list[Problem]:
+    """A form's own errors (the CSRF token, mostly) as problems."""
+    out = []
+    for name, messages in form.errors.items():
+        for message in messages if isinstance(messages, list) else [messages]:
+            out.append(Problem(f"form/{name}", f"{name}: {message}", name))
+    return out
+
+
+# ---- a match page ------------------------------------------------------------
+
+
+def view_context(view: dict[str, Any]) -> dict[str, Any]:
+    """What every match page needs besides the view, whatever the game: the
+    players' names, the current, open and next rounds, the result and the
+    ruleset's pictures of this view."""
+    names = {int(p["seat"]): p["name"] for p in view["players"]}
+    rounds = view["rounds"]
+    current = rounds[view["current_round"] - 1] if view["current_round"] else None
+    open_round = current if current is not None and current["status"] == "open" else None
+    next_round = None
+    if open_round is None and not view["finished"]:
+        next_round = next((r for r in rounds if r["status"] == "pending"), None)
+    rules = get_ruleset(view["ruleset"])
+    results_svg = rules.results_svg(view)
+    return {
+        "view": view,
+        "names": names,
+        "result": view.get("result") or {},
+        "current": current,
+        "open_round": open_round,
+        "next_round": next_round,
+        # pictures drawn from this view only; the ruleset escapes every text in them
+        "map_picture": Markup(rules.map_svg(view)),
+        "results_picture": Markup(results_svg) if results_svg is not None else None,
+    }
