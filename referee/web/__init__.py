@@ -33,7 +33,6 @@ from referee.service import Referee
 from referee.web.common import check_text, not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
 
-ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 
 
@@ -65,7 +64,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         __name__,
         template_folder=str(bundled_dir("templates")),
         static_folder=str(bundled_dir("static")),
-        instance_path=str(ROOT / "instance"),
+        # beside the default database (sqlite:///instance/referee.db): the folder
+        # the server runs in, never the installed package's (a wheel's is read-only)
+        instance_path=str(Path("instance").resolve()),
     )
     app.config.from_mapping(
         DATABASE_URL=database_url(),
