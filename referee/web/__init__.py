@@ -98,8 +98,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from referee.web import api, host, pictures, player, public
+    from referee.web import api, host, pages, pictures, player, public
 
+    pages.template_helpers(app)
     app.register_blueprint(public.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(player.bp)

@@ -31,12 +31,11 @@ from referee.web.common import (
     parse_deadline,
     status_for,
 )
-from referee.web.pages import form_problems, group_problems, now, template_helpers
+from referee.web.pages import form_problems, group_problems, now
 from referee.web.player import order_form, submit
 from referee.web.rocky_river import known_totals, match_context
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-bp.record_once(template_helpers)
 
 NOT_FOUND = "This link does not open anything. If you re-issued your host link, use the new one."
 

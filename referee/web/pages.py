@@ -5,7 +5,7 @@ the part of a match page's context that does not depend on the game.
 The JSON API does not use these (it shares :mod:`referee.web.common` with the
 pages). The helpers templates call (``time_left``, ``signed``, the ``utc``
 filter) are given to every template of the app by :func:`template_helpers`,
-which each page blueprint records. What is Rocky River's own (its map, cards
+which the app factory calls once. What is Rocky River's own (its map, cards
 and known totals) is in :mod:`referee.web.rocky_river`, not here.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from flask.blueprints import BlueprintSetupState
+from flask import Flask
 from markupsafe import Markup
 
 from referee.errors import Problem
@@ -35,12 +35,12 @@ __all__ = [
 ]
 
 
-def template_helpers(state: BlueprintSetupState) -> None:
-    """Give every template of the app ``time_left``, ``signed`` and the ``utc``
-    filter (recorded by each page blueprint, so any of them brings them)."""
-    state.app.add_template_global(time_left)
-    state.app.add_template_global(signed)
-    state.app.add_template_filter(utc, "utc")
+def template_helpers(app: Flask) -> None:
+    """Give every template of ``app`` ``time_left``, ``signed`` and the ``utc``
+    filter (called once by :func:`referee.web.create_app`)."""
+    app.add_template_global(time_left)
+    app.add_template_global(signed)
+    app.add_template_filter(utc, "utc")
 
 
 # ---- times and numbers for people -------------------------------------------

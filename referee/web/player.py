@@ -21,11 +21,10 @@ from referee.rulesets.rocky_river.orders import split_list
 from referee.views import view_for
 from referee.web import referee
 from referee.web.common import status_for
-from referee.web.pages import form_problems, template_helpers
+from referee.web.pages import form_problems
 from referee.web.rocky_river import card_info, card_value, match_context
 
 bp = Blueprint("player", __name__, url_prefix="/play")
-bp.record_once(template_helpers)
 
 NOT_FOUND = (
     "This link does not open anything. If the host re-issued your link, ask them for the new one."

@@ -28,11 +28,10 @@ from referee.service import DEFAULT_SETTINGS
 from referee.views import view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, check_text, external_url, status_for
-from referee.web.pages import form_problems, group_problems, template_helpers
+from referee.web.pages import form_problems, group_problems
 from referee.web.rocky_river import match_context
 
 bp = Blueprint("public", __name__)
-bp.record_once(template_helpers)
 
 
 # ---- pages ------------------------------------------------------------------
