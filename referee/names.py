@@ -111,7 +111,7 @@ def name_fault(name: str) -> str | None:
     character no one-line name may hold, or nothing visible at all."""
     fault = line_fault(name)
     if fault is not None:
-        return f"the name holds the character {fault}; {ONE_LINE_RULE}"
+        return f"the name holds {fault}; {ONE_LINE_RULE}"
     if not skeleton(name):
         return "the name is empty once its spaces and invisible characters are left out"
     return None

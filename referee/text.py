@@ -55,37 +55,39 @@ def check_text(value: object, what: str, code: str = "request/bad_text") -> None
         )
 
 
-# One line of text (a match's or a player's name) holds none of these: every
-# control character (tab, LF and CR included, C1 controls such as U+0085 too),
-# the line and paragraph separators U+2028/U+2029, the bidirectional embedding,
-# override and isolate controls U+202A-U+202E and U+2066-U+2069 (they reorder
-# the text around them on screen), and what check_text refuses anyway (lone
-# surrogates, U+FFFE/U+FFFF).
-_NOT_ONE_LINE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
-)
+# One line of text (a match's, a player's or a map's name) holds none of these
+# (a regular-expression class): every control character (tab, LF and CR
+# included, C1 controls such as U+0085 too), the line and paragraph separators
+# U+2028/U+2029, the bidirectional embedding, override and isolate controls
+# U+202A-U+202E and U+2066-U+2069 (they reorder the text around them on
+# screen), and what check_text refuses anyway (lone surrogates, U+FFFE/U+FFFF).
+NOT_ONE_LINE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
+_NOT_ONE_LINE = re.compile(f"[{NOT_ONE_LINE}]")
 
 
-def _kind(char: str) -> str:
+def describe_char(char: str) -> str:
+    """One character, for a message saying why a name or an id refuses it,
+    e.g. "a line break (U+000A)"."""
+    if char == " ":
+        return "a space"
     if char in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
-        return "a line break"
+        return f"a line break (U+{ord(char):04X})"
     if char == "\t":
-        return "a tab"
+        return "a tab (U+0009)"
+    if char <= "\x1f" or "\x7f" <= char <= "\x9f":
+        return f"a control character (U+{ord(char):04X})"
     if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
-        return "a bidirectional-text control"
-    if char <= "\x9f":
-        return "a control character"
-    return "a code point that is not text"
+        return f"a bidirectional-text control (U+{ord(char):04X})"
+    if char.isprintable():
+        return f"the character '{char}' (U+{ord(char):04X})"
+    return f"the invisible character U+{ord(char):04X}"
 
 
 def line_fault(text: str) -> str | None:
     """The first character of ``text`` that one line of text (a name) may not
-    hold, described for a message ("U+000A, a line break"), or None."""
+    hold, described for a message ("a line break (U+000A)"), or None."""
     found = _NOT_ONE_LINE.search(text)
-    if found is None:
-        return None
-    char = found.group()
-    return f"U+{ord(char):04X}, {_kind(char)}"
+    return describe_char(found.group()) if found is not None else None
 
 
 ONE_LINE_RULE = (

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from referee.errors import Problem, RuleError
+from referee.text import NOT_ONE_LINE, describe_char
 
 from .cards import COLORS
 
@@ -44,13 +45,9 @@ MAX_NAME_LENGTH = 100  # the map's name
 # a line break, a look-alike or invisible character in a page, picture or post
 ID_PATTERN = re.compile(r"[A-Za-z0-9._-]+")
 ID_RULE = "ids use only the letters A-Z and a-z, digits, '-', '_' and '.'"
-# a map's name is one line of text: none of the control characters (C0, DEL,
-# C1: tabs and line breaks included), the line and paragraph separators, the
-# bidirectional-text controls that reorder what follows them, the byte-order
-# mark, lone surrogates or the non-characters U+FFFE/U+FFFF
-_NOT_IN_NAME = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff\ufffe\uffff]"
-)
+# a map's name is one line of text, as a player's name (referee.text), and holds
+# no byte-order mark either
+_NOT_IN_NAME = re.compile(f"[{NOT_ONE_LINE}\ufeff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,30 +132,13 @@ def shown(value: object, limit: int = 40) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
 
 
-def _describe(char: str) -> str:
-    """One character, for a message saying why an id or a name is refused."""
-    if char == " ":
-        return "a space"
-    if char in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
-        return f"a line break (U+{ord(char):04X})"
-    if char == "\t":
-        return "a tab (U+0009)"
-    if char <= "\x1f" or "\x7f" <= char <= "\x9f":
-        return f"a control character (U+{ord(char):04X})"
-    if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
-        return f"a bidirectional-text control (U+{ord(char):04X})"
-    if char.isprintable():
-        return f"the character '{char}' (U+{ord(char):04X})"
-    return f"the invisible character U+{ord(char):04X}"
-
-
 def id_fault(value: str) -> tuple[str, str] | None:
     """Why ``value`` cannot be a fork or branch id, as (code, reason), or None."""
     if len(value) > MAX_ID_LENGTH:
         return "map/id_too_long", f"is {len(value)} characters long; at most {MAX_ID_LENGTH}"
     if ID_PATTERN.fullmatch(value) is None:
         char = next(c for c in value if ID_PATTERN.fullmatch(c) is None)
-        return "map/bad_id", f"holds {_describe(char)}; {ID_RULE}"
+        return "map/bad_id", f"holds {describe_char(char)}; {ID_RULE}"
     return None
 
 
@@ -190,7 +170,7 @@ def parse_map(doc: object, *, limits: bool = True) -> RiverMap:
     elif limits and (found := _NOT_IN_NAME.search(name)) is not None:
         bad(
             "map/bad_name",
-            f"the map's name '{shown(name)}' holds {_describe(found.group())}; a map's name "
+            f"the map's name '{shown(name)}' holds {describe_char(found.group())}; a map's name "
             "is one line of plain text: no control characters, tabs or line breaks",
             "name",
         )
