@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select
 
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
+from referee.matchfile import seed_digest
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.names import name_fault
 from referee.ruleset import Ruleset, Setup, get_ruleset
@@ -382,7 +383,7 @@ class Referee:
             map_doc=setup.map_doc,
             settings=checked,
             seed=seed,
-            seed_sha256=hashlib.sha256(seed.encode("utf-8")).hexdigest(),
+            seed_sha256=seed_digest(seed),
             host_token_hash=token_hash(host_token),
             created_at=self.clock(),
         )
@@ -776,8 +777,7 @@ class Referee:
 
     def _close(self, session: Session, match: Match, rnd: Round, by: str, now: datetime) -> None:
         state = self._load(session, match)
-        document = self._document(state, upto=rnd.number)
-        rnd.result = state.ruleset.resolve(document, details=True, stored=True)
+        rnd.result = self._resolve_stored(state, rnd.number)
         rnd.status = "closed"
         rnd.closed_at = now
         rnd.closed_by = by
@@ -806,9 +806,7 @@ class Referee:
         seats = [p["seat"] for p in state.setup.players]
         result = None
         if all(s in orders and orders[s].host_entered for s in seats):
-            result = state.ruleset.resolve(
-                self._document(state, upto=rnd.number), details=True, stored=True
-            )
+            result = self._resolve_stored(state, rnd.number)
         return Preview(state, rnd, result)
 
     def closing_result(self, match_id: str) -> Any:
@@ -820,9 +818,12 @@ class Referee:
         rnd = state.open_round
         if rnd is None:
             raise RuleError.single("round/closed", "no round is open")
-        return state.ruleset.resolve(
-            self._document(state, upto=rnd.number), details=True, stored=True
-        )
+        return self._resolve_stored(state, rnd.number)
+
+    def _resolve_stored(self, state: MatchState, upto: int) -> Any:
+        """The detailed result of rounds 1..upto of a stored match, from its
+        stored orders (missing ones defaulted), by the rules alone."""
+        return state.ruleset.resolve(self._document(state, upto=upto), details=True, stored=True)
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""
@@ -879,27 +880,26 @@ class Referee:
         the file carries ``"seed": null``; ``seed_sha256`` is always there, so the
         seed published at the end can be checked against it."""
         state = self.state(match_id)
-        document = self.document(match_id, state)
+        document = self._closed_document(state)
         if not state.match.finished:
             document["seed"] = None
         document["seed_sha256"] = state.match.seed_sha256
         return document
 
-    def document(self, match_id: str, state: MatchState | None = None) -> Any:
+    def document(self, match_id: str) -> Any:
         """The match file of every closed round with its seed, whatever the
         match's stage: for the referee's own checks and the operator's tools,
         never for a host before the end (see :meth:`export`)."""
-        state = state or self.state(match_id)
+        return self._closed_document(self.state(match_id))
+
+    def _closed_document(self, state: MatchState) -> Any:
         closed = state.last_closed
         return self._document(state, upto=closed.number if closed else 0)
 
     def audit(self, match_id: str) -> Any:
         """The ruleset's audit of the match up to its last closed round (host only)."""
         state = self.state(match_id)
-        closed = state.last_closed
-        return state.ruleset.audit(
-            self._document(state, upto=closed.number if closed else 0), stored=True
-        )
+        return state.ruleset.audit(self._closed_document(state), stored=True)
 
     def recheck(self, match_id: str) -> list[str]:
         """Re-resolve every closed round from its stored orders and list each
@@ -909,9 +909,7 @@ class Referee:
         for rnd in state.rounds:
             if rnd.status != "closed":
                 continue
-            again = state.ruleset.resolve(
-                self._document(state, upto=rnd.number), details=True, stored=True
-            )
+            again = self._resolve_stored(state, rnd.number)
             stored = rnd.result or {}
             for key in sorted(set(again) | set(stored)):
                 if again.get(key) != stored.get(key):

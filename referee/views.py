@@ -163,7 +163,7 @@ def preview_for(preview: Preview) -> dict[str, Any]:
         "title": state.ruleset.round_title(state.setup, rnd.number),
         "seats": seats,
         "resolved": resolved,
-        "result": preview.result if resolved else None,
+        "result": preview.result,
         "note": (
             "Every order of this round was entered by you, so this is what closing it now gives."
             if resolved
