@@ -42,6 +42,7 @@ minute per address; an answer 304 "not modified" is free).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -69,16 +70,14 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _failed_limit() -> str:
-    return str(current_app.config.get("RATELIMIT_FAILED_TOKENS") or DEFAULT_FAILED_TOKENS)
+def _configured(key: str) -> Callable[[], str]:
+    """The limit set as ``key`` in the app's config, read on every request (so it
+    can be tuned at any time); its default when it is unset or empty."""
 
+    def limit() -> str:
+        return str(current_app.config.get(key) or DEFAULTS[key])
 
-def _create_limit() -> str:
-    return str(current_app.config.get("RATELIMIT_CREATE_FORM") or DEFAULT_CREATE_FORM)
-
-
-def _pictures_limit() -> str:
-    return str(current_app.config.get("RATELIMIT_PICTURES") or DEFAULT_PICTURES)
+    return limit
 
 
 def _failed(response: Response) -> bool:
@@ -118,43 +117,34 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
         app.config.setdefault(key, value)
     limiter = Limiter(key_func=get_remote_address, default_limits=[])
     limiter.init_app(app)
-    failed_on_pages = limiter.shared_limit(
-        _failed_limit,
-        scope=SCOPE,
-        deduct_when=_failed,
-        error_message=too_many_message,
-    )
-    failed_on_api = limiter.shared_limit(
-        _failed_limit,
-        scope=SCOPE,
-        deduct_when=_failed,
-        exempt_when=_api_without_token,
-        error_message=too_many_message,
-    )
-    failed_admin_key_on_form = limiter.shared_limit(
-        _failed_limit,
-        scope=SCOPE,
-        deduct_when=_failed,
-        exempt_when=_not_an_admin_key_attempt,
-        error_message=too_many_message,
-    )
+
+    def failed_attempts(exempt_when: Callable[[], bool] | None = None) -> Any:
+        """The one count of failed attempts, on the requests ``exempt_when`` leaves."""
+        return limiter.shared_limit(
+            _configured("RATELIMIT_FAILED_TOKENS"),
+            scope=SCOPE,
+            deduct_when=_failed,
+            exempt_when=exempt_when,
+            error_message=too_many_message,
+        )
+
     create_form = limiter.shared_limit(
-        _create_limit,
+        _configured("RATELIMIT_CREATE_FORM"),
         scope="create-form",
         exempt_when=_not_a_create_post,
         error_message=busy_message,
     )
     pictures = limiter.shared_limit(
-        _pictures_limit,
+        _configured("RATELIMIT_PICTURES"),
         scope="pictures",
         deduct_when=_drawn,
         exempt_when=_not_a_png,
         error_message=busy_message,
     )
-    failed_on_pages(blueprints["host"])
-    failed_on_pages(blueprints["player"])
-    failed_on_api(blueprints["api"])
-    failed_admin_key_on_form(blueprints["public"])
+    failed_attempts()(blueprints["host"])
+    failed_attempts()(blueprints["player"])
+    failed_attempts(_api_without_token)(blueprints["api"])
+    failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
     pictures(blueprints["pictures"])
     app.extensions[EXTENSION] = limiter
