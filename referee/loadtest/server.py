@@ -94,15 +94,39 @@ def running_server(
     The server's log (gunicorn's access log too) goes to ``log_path`` or nowhere.
     With several workers and no shared rate-limit storage in ``env``, rate limits
     are turned off (``referee serve`` refuses per-process counts otherwise)."""
-    port = free_port()
     env = dict(env or {})
     if workers > 1 and "REFEREE_RATELIMIT_STORAGE_URI" not in env:
         env.setdefault("REFEREE_RATELIMIT_ENABLED", "false")
+    with serving(
+        referee_command(),
+        referee_env(database_url, env),
+        args=("--workers", str(workers)),
+        log_path=log_path,
+        start_timeout=start_timeout,
+    ) as url:
+        yield url
+
+
+@contextmanager
+def serving(
+    command: list[str],
+    env: Mapping[str, str],
+    *,
+    args: tuple[str, ...] = (),
+    cwd: Path | None = None,
+    log_path: Path | None = None,
+    start_timeout: float = 60.0,
+) -> Iterator[str]:
+    """``COMMAND serve --port P ARGS`` (a ``referee`` of any installation) with
+    exactly ``env``, on a free port of 127.0.0.1: its base URL once it answers,
+    stopped (SIGTERM, then SIGKILL) afterwards."""
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = log_path.open("wb") if log_path is not None else subprocess.DEVNULL
     process = subprocess.Popen(
-        [*referee_command(), "serve", "--port", str(port), "--workers", str(workers)],
-        env=referee_env(database_url, env),
+        [*command, "serve", "--port", str(port), *args],
+        env=dict(env),
+        cwd=cwd,
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import NamedTuple
 
 import pytest
 
-from referee.loadtest.server import free_port
+from referee.loadtest.server import serving
 
 pytestmark = pytest.mark.wheel
 
@@ -146,17 +145,7 @@ def test_the_wheel_serves_pages_static_files_and_pictures(
     public = paths["public page"]
     seat = next(path for label, path in paths.items() if label.startswith("seat 1"))
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [str(installed.bin / "referee"), "serve", "--port", str(port)],
-        cwd=installed.work,
-        env=installed.env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_until_up(base, server)
+    with serving([str(installed.bin / "referee")], installed.env, cwd=installed.work) as base:
         for path, kind in [
             ("/", "text/html"),
             (public, "text/html"),
@@ -172,25 +161,3 @@ def test_the_wheel_serves_pages_static_files_and_pictures(
                 assert body.startswith(b"\x89PNG\r\n\x1a\n")
             if kind == "text/html":
                 assert b"/static/style.css" in body, path
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
-def wait_until_up(base: str, server: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and server.poll() is None:
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2):
-                return
-        except urllib.error.HTTPError:
-            return  # it answers (the test then says what is wrong)
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    out = server.communicate()[0].decode(errors="replace")
-    raise AssertionError(f"referee serve did not start on {base}:\n{out}")
