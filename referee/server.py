@@ -13,10 +13,10 @@ The access log never holds a secret link: a token in a ``/host/...`` or
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
+from flask import Config
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
@@ -63,10 +63,12 @@ def shared_counts_problem(workers: int) -> str | None:
     (None when they would): the counts live in each process's memory."""
     if workers <= 1:
         return None
-    if os.environ.get("REFEREE_RATELIMIT_ENABLED", "true").strip().lower() in ("false", "0", "no"):
+    # the settings as the app will read them (referee.web.create_app)
+    config = Config("")
+    config.from_prefixed_env("REFEREE")
+    if not config.get("RATELIMIT_ENABLED", True):
         return None
-    storage = os.environ.get("REFEREE_RATELIMIT_STORAGE_URI", "memory://")
-    if not storage.startswith("memory://"):
+    if not str(config.get("RATELIMIT_STORAGE_URI") or "memory://").startswith("memory://"):
         return None
     return (
         f"{workers} worker processes would each keep their own rate-limit counts, "

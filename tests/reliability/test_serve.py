@@ -70,6 +70,9 @@ def test_shared_counts_or_no_limit_allow_several_workers(monkeypatch: pytest.Mon
     monkeypatch.setenv("REFEREE_RATELIMIT_STORAGE_URI", "memory://")
     monkeypatch.setenv("REFEREE_RATELIMIT_ENABLED", "false")
     assert shared_counts_problem(4) is None
+    # read as the app reads it (JSON, else text): "no" is a text, so limits stay on
+    monkeypatch.setenv("REFEREE_RATELIMIT_ENABLED", "no")
+    assert shared_counts_problem(4) is not None
 
 
 def test_the_access_log_writes_no_secret_link() -> None:
