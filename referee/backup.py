@@ -9,6 +9,14 @@ REPEATABLE READ snapshot; on SQLite the transaction's lock).
 A restore loads a backup into an empty database (it refuses one that holds a
 match) in one transaction: restored matches re-resolve to the same results and
 the old host and seat links still work, since the token hashes are kept.
+
+This referee writes format ``referee-backup`` version 2. It also restores the
+version-1 files of earlier releases (format ``rocky-river-referee-backup``,
+written before games were plug-ins), converting their rows as migration 0002
+converts a database: the match's ``map_doc`` and ``map_name`` become its
+``setup`` (``{"map": ..., "map_name": ...}``), each seat gets ``data`` ``{}``,
+and each round its ``title`` ("Draft", "Mapping", "Rafting N") and ``acting``
+(the match's seat numbers). Any other format or version is refused.
 """
 
 from __future__ import annotations
@@ -30,8 +38,12 @@ from referee.db import is_postgres, transaction
 from referee.errors import RuleError
 from referee.models import Match, Order, Round, Seat
 
-FORMAT = "rocky-river-referee-backup"
-VERSION = 1
+FORMAT = "referee-backup"
+VERSION = 2
+# the files of releases before version 2, which restore converts (see _from_version_1)
+OLD_FORMAT = "rocky-river-referee-backup"
+OLD_VERSION = 1
+READS = {FORMAT: VERSION, OLD_FORMAT: OLD_VERSION}
 TABLES: dict[str, type[SQLModel]] = {
     "match": Match,
     "seats": Seat,
@@ -151,14 +163,72 @@ def _rows(model: type[SQLModel], raw: object, where: str) -> list[dict[str, Any]
     return out
 
 
+def _version_1_round_title(number: int) -> str:
+    """A version-1 (Rocky River) round's title, as migration 0002 gives it."""
+    if number == 1:
+        return "Draft"
+    if number == 2:
+        return "Mapping"
+    return f"Rafting {number - 2}"
+
+
+def _from_version_1(entry: dict[str, Any], where: str) -> dict[str, Any]:
+    """One match of a version-1 backup in today's columns (as migration 0002
+    converts a database); the rest of the rows is checked by :func:`_rows`."""
+    match, seats, rounds = entry.get("match"), entry.get("seats", []), entry.get("rounds", [])
+    for raw, part, new in (
+        ([match], "match", ("setup",)),
+        (seats, "seats", ("data",)),
+        (rounds, "rounds", ("title", "acting")),
+    ):
+        if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+            raise RuleError.single("backup/bad_file", f"{where}.{part} must be a list of objects")
+        for row in raw:
+            if unknown := sorted(set(new) & set(row)):
+                raise RuleError.single(
+                    "backup/bad_file",
+                    f"{where}.{part}: column(s) {unknown} are not in a version-{OLD_VERSION} "
+                    "backup",
+                )
+    assert isinstance(match, dict) and isinstance(seats, list) and isinstance(rounds, list)
+    if "map_doc" not in match:
+        raise RuleError.single("backup/bad_file", f"{where}.match: missing column(s) ['map_doc']")
+    numbers = [seat.get("seat") for seat in seats]
+    if not all(type(n) is int and n >= 1 for n in numbers) or not all(
+        type(r.get("number")) is int and r["number"] >= 1 for r in rounds
+    ):
+        raise RuleError.single(
+            "backup/bad_file", f"{where}: seat and round numbers must be positive integers"
+        )
+    numbers.sort()
+    setup = {"map": match["map_doc"], "map_name": match.get("map_name")}
+    return {
+        **entry,
+        "match": {
+            **{k: v for k, v in match.items() if k not in ("map_doc", "map_name")},
+            "setup": setup,
+        },
+        "seats": [{**seat, "data": {}} for seat in seats],
+        "rounds": [
+            {**r, "title": _version_1_round_title(r["number"]), "acting": numbers} for r in rounds
+        ],
+    }
+
+
 def read_backup(data: object) -> dict[str, list[dict[str, Any]]]:
-    """The rows of every table in a backup, checked; RuleError when it is not one."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RuleError.single("backup/bad_file", f"this is not a backup ('format': '{FORMAT}')")
-    if data.get("version") != VERSION:
+    """The rows of every table in a backup, checked (a version-1 backup's rows
+    converted to today's columns); RuleError when it is not one this referee reads."""
+    kind = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(kind, str) or kind not in READS:
+        raise RuleError.single(
+            "backup/bad_file", f"this is not a backup ('format': '{FORMAT}' or '{OLD_FORMAT}')"
+        )
+    version = data.get("version")
+    if type(version) is not int or version != READS[kind]:
         raise RuleError.single(
             "backup/bad_version",
-            f"this backup is version {data.get('version')!r}; this referee reads version {VERSION}",
+            f"this backup is version {version!r} of format '{kind}'; this referee reads "
+            f"version {VERSION} of '{FORMAT}' and version {OLD_VERSION} of '{OLD_FORMAT}'",
         )
     matches = data.get("matches")
     if not isinstance(matches, list):
@@ -167,6 +237,8 @@ def read_backup(data: object) -> dict[str, list[dict[str, Any]]]:
     for i, entry in enumerate(matches):
         if not isinstance(entry, dict):
             raise RuleError.single("backup/bad_file", f"matches[{i}] must be an object")
+        if kind == OLD_FORMAT:
+            entry = _from_version_1(entry, f"matches[{i}]")
         rows["match"] += _rows(Match, [entry.get("match")], f"matches[{i}].match")
         for key in ("seats", "rounds", "orders"):
             rows[key] += _rows(TABLES[key], entry.get(key, []), f"matches[{i}].{key}")

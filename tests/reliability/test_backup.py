@@ -107,9 +107,9 @@ def test_backup_restores_every_match_into_an_empty_database(
     assert made.exit_code == 0, made.stderr
     assert "wrote 5 match(es)" in made.stderr
     data = json.loads(file_.read_text())
-    assert data["format"] == "rocky-river-referee-backup" and len(data["matches"]) == 5
+    assert data["format"] == "referee-backup" and len(data["matches"]) == 5
     first = data["matches"][0]
-    assert {"host_token_hash", "seed", "settings", "map_doc"} <= set(first["match"])
+    assert {"host_token_hash", "seed", "settings", "setup"} <= set(first["match"])
     assert all("salt" in o and "receipt" in o for m in data["matches"] for o in m["orders"])
 
     restored = cli(run_cli, monkeypatch, target_url, "restore", str(file_))
