@@ -211,11 +211,13 @@ def fill_matches(engine: Engine, count: int, seed: int = 3) -> None:
     orders each) straight into the tables: the crowd a page is measured among."""
     rng = random.Random(seed)
     svc = Referee(engine)
-    template = svc.create_match(name="template", map_ref="three-rapids", players=BENCH_PLAYERS)
+    template = svc.create_match(
+        name="template", setup={"map": "three-rapids"}, players=BENCH_PLAYERS
+    )
     with Session(engine) as session:
         proto = session.get(Match, template.match_id)
         assert proto is not None
-        map_doc, map_name = proto.map_doc, proto.map_name
+        setup = proto.setup
     cards = list(load_deck().ids)
     now = utcnow()
     batch = 2000
@@ -228,8 +230,7 @@ def fill_matches(engine: Engine, count: int, seed: int = 3) -> None:
                     "id": match_id,
                     "name": f"filler {match_id}",
                     "ruleset": "rocky-river",
-                    "map_name": map_name,
-                    "map_doc": map_doc,
+                    "setup": setup,
                     "settings": {
                         "deadline_hours": 48,
                         "publish_totals": False,
@@ -251,6 +252,8 @@ def fill_matches(engine: Engine, count: int, seed: int = 3) -> None:
                     "match_id": match_id,
                     "number": 1,
                     "phase": "draft",
+                    "title": "Draft",
+                    "acting": [int(p["seat"]) for p in BENCH_PLAYERS],
                     "status": "open",
                     "opened_at": now,
                     "deadline": now + timedelta(hours=rng.randint(1, 48)),
@@ -267,6 +270,7 @@ def fill_matches(engine: Engine, count: int, seed: int = 3) -> None:
                         "seat": seat,
                         "name": p["name"],
                         "garnets": p["garnets"],
+                        "data": {},
                         "token_hash": secrets.token_hex(32),
                     }
                 )

@@ -11,11 +11,7 @@ import click
 
 from referee.errors import RuleError
 from referee.jsonio import loads_strict
-from referee.ruleset import get_ruleset
-from referee.rulesets.rocky_river.audit import fairness_text, map_fairness
-from referee.rulesets.rocky_river.balance import balance_json, balance_text
-from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
-from referee.rulesets.rocky_river.river_map import parse_map
+from referee.ruleset import Ruleset, get_ruleset, ruleset_names
 
 if TYPE_CHECKING:
     from referee.service import Referee
@@ -26,6 +22,30 @@ def _fail(exc: RuleError, what: str) -> NoReturn:
     for p in exc.problems:
         click.echo(f"  [{p.code}] {p.message}", err=True)
     sys.exit(2)
+
+
+def fail(exc: RuleError, what: str) -> NoReturn:
+    """Print a refusal, one line per problem, and exit with status 2 (for the
+    games' own commands too)."""
+    _fail(exc, what)
+
+
+def read_json(path: str) -> Any:
+    """A JSON file, strictly read; a refusal (exit 2) when it cannot be."""
+    return _read_json(path)
+
+
+DEFAULT_RULESET = "rocky-river"  # a match file without "ruleset" (FORMAT.md predates others)
+
+
+def _ruleset_of(doc: Any, what: str) -> Ruleset:
+    """The ruleset a match file names (a file that is not an object is refused
+    by the ruleset's own reader)."""
+    name = doc.get("ruleset", DEFAULT_RULESET) if isinstance(doc, dict) else DEFAULT_RULESET
+    try:
+        return get_ruleset(name)
+    except RuleError as exc:
+        _fail(exc, what)
 
 
 def _read_json(path: str) -> Any:
@@ -42,7 +62,7 @@ def _read_json(path: str) -> Any:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rocky-river-referee")
 def main() -> None:
-    """Referee for play-by-post elimination matches (Rocky River Riding)."""
+    """Referee for play-by-post elimination matches."""
 
 
 @main.command("resolve")
@@ -64,10 +84,8 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
         return
     assert file_ is not None
     doc = _read_json(file_)
+    ruleset = _ruleset_of(doc, file_)
     try:
-        # a file that is not an object is refused by the ruleset's own reader
-        name = doc.get("ruleset", "rocky-river") if isinstance(doc, dict) else "rocky-river"
-        ruleset = get_ruleset(name)
         if as_json:
             click.echo(json.dumps(ruleset.resolve(doc), indent=1))
         else:
@@ -90,6 +108,7 @@ def _recheck(match_id: str, as_json: bool) -> None:
     try:
         differences = svc.recheck(match_id)
         document = svc.document(match_id)
+        closed = svc.state(match_id).ruleset.closed_steps(document)
     except RuleError as exc:
         _fail(exc, f"match {match_id}")
     if as_json:
@@ -99,7 +118,6 @@ def _recheck(match_id: str, as_json: bool) -> None:
         for line in differences:
             click.echo(f"  {line}")
     else:
-        closed = len(document.get("votes") or []) + ("placements" in document) + 1
         click.echo(
             f"match {match_id}: every closed round re-resolves to its stored result "
             f"({closed} round(s) checked)"
@@ -146,15 +164,31 @@ def close_due_cmd() -> None:
     "play",
     default=0,
     show_default=True,
-    type=click.IntRange(0, 5),
-    help="Rounds to play and close from the bundled demo orders.",
+    type=click.IntRange(0, 1000),
+    help="Rounds to play and close from the game's demo orders.",
 )
-def demo_cmd(base_url: str, play: int) -> None:
+@click.option(
+    "--game",
+    default=DEFAULT_RULESET,
+    show_default=True,
+    type=click.Choice(ruleset_names()),
+    help="The game (ruleset) of the demo match.",
+)
+@click.option(
+    "--players",
+    default=None,
+    type=click.IntRange(1, 100),
+    help="How many players (for games that let the host choose).",
+)
+def demo_cmd(base_url: str, play: int, game: str, players: int | None) -> None:
     """Create a demo match and print its host, player and public links."""
     from referee.demo import create_demo
 
     svc = _service()
-    links = create_demo(svc, base_url.rstrip("/"), play)
+    try:
+        links = create_demo(svc, base_url.rstrip("/"), play, game, players)
+    except RuleError as exc:
+        _fail(exc, f"the {game} demo")
     for label, url in links:
         click.echo(f"{label:<22} {url}")
 
@@ -204,22 +238,19 @@ def _safe_url() -> str:
 def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     """The best each seat could have done (OR-Tools CP-SAT), for a match file or a
     stored match, up to its last closed round."""
-    from referee.rulesets.rocky_river.audit import audit_document, audit_text
-
     if (match_id is None) == (file_ is None):
         raise click.UsageError("give either a MATCH_ID or --file MATCH.json")
     what = file_ or f"match {match_id}"
     try:
         # a stored match: its file with the seed (the operator's tool, not the host's)
         document = _read_json(file_) if file_ else _service().document(str(match_id))
-        report = audit_document(document, stored=file_ is None)
+        rules = _ruleset_of(document, what)
+        if as_json:
+            click.echo(json.dumps(rules.audit(document, stored=file_ is None), indent=1))
+        else:
+            click.echo(rules.audit_text(document, stored=file_ is None), nl=False)
     except RuleError as exc:
         _fail(exc, what)
-    if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=1))
-        return
-    names = {int(p["seat"]): str(p["name"]) for p in document["players"]}  # checked by resolve
-    click.echo(audit_text(report, names), nl=False)
 
 
 @main.command("bench")
@@ -292,29 +323,16 @@ def restore_cmd(file_: str) -> None:
     )
 
 
-@main.group("map")
-def map_group() -> None:
-    """River maps."""
+def _add_game_commands() -> None:
+    """Each game's own commands (Rocky River: ``referee map check``), from the
+    module its ruleset names; they use :func:`read_json` and :func:`fail`."""
+    import importlib
+
+    for name in ruleset_names():
+        module = get_ruleset(name).cli_module
+        if module is not None:
+            for command in importlib.import_module(module).commands:
+                main.add_command(command)
 
 
-@map_group.command("check")
-@click.argument("file_", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the balance summary as JSON.")
-def map_check(file_: str, as_json: bool) -> None:
-    """Check a map file against R3 and print its balance summary.
-
-    FILE is a map file, or the name of a bundled map such as three-rapids.
-    Problems are listed on stderr with exit status 2.
-    """
-    try:
-        if not Path(file_).exists() and "/" not in file_ and not file_.endswith(".json"):
-            river = load_bundled_map(file_)
-        else:
-            river = parse_map(_read_json(file_))
-    except RuleError as exc:
-        _fail(exc, f"the map {file_}")
-    fairness = map_fairness(river, load_deck())
-    if as_json:
-        click.echo(json.dumps({**balance_json(river), "fairness": fairness.as_dict()}, indent=1))
-    else:
-        click.echo(balance_text(river) + "\n" + fairness_text(fairness), nl=False)
+_add_game_commands()

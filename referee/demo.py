@@ -1,35 +1,38 @@
-"""``referee demo``: a match to try the referee with, from seeds/demo."""
+"""``referee demo``: a match to try a game with, from the game's own demo
+(:meth:`referee.ruleset.Ruleset.demo`; Rocky River's is in seeds/demo)."""
 
 from __future__ import annotations
 
-import json
-
-from referee.rulesets.rocky_river.data import SEEDS_DIR
+from referee.ruleset import get_ruleset
 from referee.service import Referee
 
-DEMO_FILE = SEEDS_DIR / "demo" / "demo.match.json"
 
-
-def create_demo(svc: Referee, base_url: str, play: int = 0) -> list[tuple[str, str]]:
-    """Create the demo match, play its first ``play`` rounds from the demo
-    orders, open the next round, and return (label, link) pairs."""
-    doc = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
+def create_demo(
+    svc: Referee,
+    base_url: str,
+    play: int = 0,
+    game: str = "rocky-river",
+    players: int | None = None,
+) -> list[tuple[str, str]]:
+    """Create a demo match of ``game``, play its first ``play`` steps from the
+    demo orders, open the next step, and return (label, link) pairs."""
+    demo = get_ruleset(game).demo(players)
     created = svc.create_match(
-        name="Demo: Rocky River Riding",
-        map_ref=doc["map"],
-        players=doc["players"],
-        settings={"deadline_hours": 48, "publish_totals": False, "close_early": False},
+        name=demo.name,
+        setup=demo.setup,
+        players=demo.players,
+        settings=demo.settings,
+        ruleset=game,
     )
-    rounds = [doc["draft"], doc["placements"], *doc["votes"]]
-    for orders in rounds[:play]:
+    for orders in demo.steps[:play]:
         svc.open_round(created.match_id)
         for seat, order in orders.items():
-            svc.submit_order(created.match_id, int(seat), order)
+            svc.submit_order(created.match_id, seat, order)
         svc.close_round(created.match_id)
-    if play < len(rounds):
+    if not svc.state(created.match_id).match.finished:
         svc.open_round(created.match_id)
-    names = {p["seat"]: p["name"] for p in doc["players"]}
-    links = [
+    names = {p["seat"]: p["name"] for p in demo.players}
+    return [
         ("host (keep private)", f"{base_url}/host/{created.host_token}"),
         *[
             (f"seat {seat} ({names[seat]})", f"{base_url}/play/{token}")
@@ -37,4 +40,3 @@ def create_demo(svc: Referee, base_url: str, play: int = 0) -> list[tuple[str, s
         ],
         ("public page", f"{base_url}/matches/{created.match_id}"),
     ]
-    return links

@@ -23,8 +23,9 @@ class Match(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=32)
     name: str = Field(max_length=200)
     ruleset: str = Field(max_length=40)
-    map_name: str | None = Field(default=None, max_length=100)  # a bundled map's name
-    map_doc: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    # the ruleset's own part of the set-up (Rocky River: its map), as checked at
+    # creation; the ruleset alone reads it
+    setup: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     settings: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     seed: str = Field(max_length=200)
     seed_sha256: str = Field(max_length=64)
@@ -42,6 +43,8 @@ class Seat(SQLModel, table=True):
     seat: int = Field(primary_key=True)
     name: str = Field(max_length=100)
     garnets: int
+    # the ruleset's own per-seat set-up data (none for Rocky River), as checked
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     token_hash: str = Field(max_length=64, unique=True, index=True)
 
 
@@ -49,6 +52,9 @@ class Round(SQLModel, table=True):
     match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
     number: int = Field(primary_key=True)
     phase: str = Field(max_length=40)
+    title: str = Field(default="", max_length=100)  # for people, e.g. "Rafting 2"
+    # the seats that act in this step (all of them in a simultaneous step)
+    acting: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="open", max_length=10)  # "open" or "closed"
     opened_at: datetime = Field(default_factory=utcnow)
     deadline: datetime | None = Field(default=None, index=True)

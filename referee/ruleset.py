@@ -1,19 +1,46 @@
-"""The small interface between the game-agnostic referee and one game's rules.
+"""The interface between the game-agnostic referee and one game's rules.
 
-Matches, rounds, sealed orders, deadlines and views are the same for every
-game; what differs is behind :class:`Ruleset`: how a match is set up, which
-rounds it has, how an order is checked, how the closed rounds are resolved and
-what each viewer may see of a result. Rocky River Riding is the first ruleset
-(``referee.rulesets.rocky_river.ruleset``).
+Matches, rounds (here called *steps*), sealed orders, deadlines, views, pages,
+the API, the CLI and storage are the same for every game. What differs is
+behind :class:`Ruleset`, one per game, each in its own package under
+``referee/rulesets/<game>/`` (its pages under ``templates/rulesets/<game>/``).
+
+The model is the verifiable one of the match file: a match is its **set-up**
+(players, settings and the game's own set-up data, such as a map) plus a
+**seed** plus the **orders of each closed step**; everything else is replayed.
+
+- :meth:`Ruleset.replay` gives the game state after the closed steps (the
+  ruleset's own JSON, the "detailed result"); with no closed step it is the
+  state at the start (cards already dealt, for a game that deals).
+- :meth:`Ruleset.upcoming` gives the steps still to come, as far as they are
+  known now (at least the next one); each :class:`Step` says its phase, title
+  and the seats that act (all of them for a simultaneous step, one for a turn).
+  The number of steps may depend on play. Each :class:`Phase` gives the JSON
+  Schema of its orders, from which the API checks bodies and the OpenAPI
+  document's per-game parts are made.
+- :meth:`Ruleset.check_order` checks one seat's order with stable error codes.
+- :meth:`Ruleset.view` is the game's part of what one viewer may see, including
+  a seat's ``options`` in the open step; :func:`referee.views.view_for` stays
+  the one gate every page, answer and post goes through.
+
+The game's web parts (order form, set-up form, page sections, pictures) are
+in :mod:`referee.rulesets.<game>.web` (see :class:`referee.web.game.GameWeb`),
+its command-line tools in ``cli_commands``; the engine itself imports neither
+Flask, SQL nor click.
+
+``docs/adding-a-game.md`` walks through a small game written against this.
 """
 
 from __future__ import annotations
 
+import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Literal
 
-from referee.errors import RuleError
+from referee.errors import Problem, RuleError
 
 JSON = Any
 ViewerKind = Literal["public", "seat", "host"]
@@ -41,116 +68,302 @@ class Viewer:
 
 @dataclass(frozen=True)
 class Setup:
-    """A checked match set-up: the map (as an object, and its bundled name if
-    any) and the players (``{"seat", "name", "garnets"}`` each)."""
+    """A checked match set-up: the players (``{"seat", "name", "garnets"}``
+    each, seats 1..n, plus any per-seat data the game keeps) and the game's own
+    set-up data (Rocky River: its map), as :meth:`Ruleset.check_setup` made it."""
 
-    map_doc: dict[str, Any]
-    map_name: str | None
     players: list[dict[str, Any]]
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(int(p["seat"]) for p in self.players)
 
 
-class Ruleset(Protocol):
-    """What the service layer, the CLI and the API need from a game."""
+@dataclass(frozen=True)
+class Phase:
+    """A kind of step of a game (e.g. Rocky River's "draft"): the API body key
+    its orders come under (``order_key``), the JSON Schema of that key's value
+    (``schema``: the shape only; :meth:`Ruleset.check_order` says the rest; an
+    ``x-code`` in it is the refusal code of a value without that shape)."""
 
-    name: str  # the match file's "ruleset" value, e.g. "rocky-river"
-    title: str  # for people, e.g. "Rocky River Riding"
-    seats: tuple[int, ...]
+    name: str
+    order_key: str
+    schema: dict[str, Any]
 
-    def check_setup(self, map_ref: JSON, players: JSON) -> Setup:
-        """Check a map (a bundled name or an object) and the players; every
-        problem is reported in one :class:`RuleError`."""
-        ...
 
-    def round_phases(self, setup: Setup) -> list[str]:
-        """The phase of each round, in order (e.g. draft, mapping, rafting, ...)."""
-        ...
+@dataclass(frozen=True)
+class Step:
+    """One step (a referee round) of a match: ``number`` from 1, its ``phase``
+    (a :class:`Phase` name), a ``title`` for people ("Rafting 2") and the seats
+    ``acting`` in it (all of them in a simultaneous step, one in a turn)."""
 
-    def round_title(self, setup: Setup, number: int) -> str:
-        """A short name for people, e.g. "Rafting 2"."""
-        ...
+    number: int
+    phase: str
+    title: str
+    acting: tuple[int, ...]
 
+
+class GameState:
+    """A game's state after ``closed`` steps, for checking orders and views.
+    ``data`` (the ruleset's detailed result, see :meth:`Ruleset.replay`) is
+    read only when something needs it: checking most orders needs none."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        settings: Mapping[str, Any],
+        closed: int,
+        data: JSON | Callable[[], JSON],
+    ) -> None:
+        self.setup = setup
+        self.settings = settings
+        self.closed = closed
+        self._data = data
+
+    @cached_property
+    def data(self) -> JSON:
+        return self._data() if callable(self._data) else self._data
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A match to try a game with (``referee demo --game NAME``): what
+    :meth:`referee.service.Referee.create_match` takes, and orders by seat for
+    each step, to play the first ones from."""
+
+    name: str
+    setup: dict[str, Any]
+    players: list[dict[str, Any]]
+    settings: dict[str, Any]
+    steps: list[dict[int, JSON]]
+
+
+SettingKind = Literal["flag", "choice", "order", "names"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One of a game's settings, for checking and for forms.
+
+    - ``flag``: true or false;
+    - ``choice``: one of ``choices``;
+    - ``order``: every one of ``choices``, once each, in an order;
+    - ``names``: an object from some of ``choices`` to display names (1 line each).
+    """
+
+    key: str
+    label: str
+    kind: SettingKind
+    default: Any
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+def check_game_settings(specs: Sequence[Setting], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of ``specs`` in ``raw`` (defaults for the missing ones); every
+    problem in one :class:`RuleError`. Keys not in ``specs`` are not looked at."""
+    out: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for spec in specs:
+        if spec.key not in raw:
+            out[spec.key] = spec.default
+            continue
+        value = raw[spec.key]
+        fault = _setting_fault(spec, value)
+        if fault is None:
+            out[spec.key] = list(value) if spec.kind == "order" else value
+        else:
+            code = "settings/not_a_flag" if spec.kind == "flag" else f"settings/bad_{spec.kind}"
+            problems.append(Problem(code, f"'{spec.key}' {fault}", spec.key))
+    if problems:
+        raise RuleError(problems)
+    return out
+
+
+def _setting_fault(spec: Setting, value: Any) -> str | None:
+    shown = ", ".join(spec.choices)
+    if spec.kind == "flag":
+        return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+    if spec.kind == "choice":
+        ok = isinstance(value, str) and value in spec.choices
+        return None if ok else f"must be one of {shown}, not {value!r}"
+    if spec.kind == "order":
+        ok = isinstance(value, list) and sorted(map(str, value)) == sorted(spec.choices)
+        ok = ok and all(isinstance(v, str) for v in value)
+        return None if ok else f"must list {shown} once each, in any order"
+    if not isinstance(value, Mapping):
+        return f"must be an object from {shown} to names"
+    for key, name in value.items():
+        if key not in spec.choices:
+            return f"names {key!r}, which is not one of {shown}"
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or "\n" in name:
+            return f"gives {key!r} the name {name!r}: a name is 1 to 40 characters on one line"
+    return None
+
+
+class Ruleset(ABC):
+    """What the service layer, the views, the API, the pages and the CLI need
+    from a game. Subclasses set the class attributes and implement the
+    abstract methods; the rest have defaults that suit most games."""
+
+    name: ClassVar[str]  # the match file's "ruleset" value, e.g. "rocky-river"
+    title: ClassVar[str]  # for people, e.g. "Rocky River Riding"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    phases: ClassVar[tuple[Phase, ...]]  # every kind of step the game has
+    settings: ClassVar[tuple[Setting, ...]] = ()  # the game's own settings
+    setup_keys: ClassVar[tuple[str, ...]] = ()  # create-body keys of the game's set-up
+    web_module: ClassVar[str | None] = None  # "referee.rulesets.<game>.web"
+    cli_module: ClassVar[str | None] = None  # a module with ``commands: list[click.Command]``
+
+    # ---- set-up --------------------------------------------------------
+
+    @abstractmethod
+    def check_setup(self, body: Mapping[str, Any], players: Any) -> Setup:
+        """Check the game's part of a create body (its ``setup_keys``) and the
+        players; every problem in one :class:`RuleError`."""
+
+    def check_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's settings from ``raw`` (defaults filled in): by default the
+        typed :attr:`settings`; a game adds checks across settings here."""
+        return check_game_settings(self.settings, raw)
+
+    def setup_report(self, body: Mapping[str, Any]) -> JSON:
+        """For a host choosing a set-up (Rocky River: a map's balance and
+        fairness); None when the game has nothing to report."""
+        return None
+
+    # ---- play ----------------------------------------------------------
+
+    @abstractmethod
     def document(
         self,
         setup: Setup,
-        seed: str,
+        settings: Mapping[str, Any],
+        seed: str | None,
         closed: Sequence[Mapping[int, JSON | None]],
-        host_entered: Sequence[Mapping[str, Any]] = (),
+        host_entered: Sequence[tuple[int, int]] = (),
     ) -> JSON:
-        """The match file for the closed rounds' orders (None: no order)."""
-        ...
+        """The match file (FORMAT.md) of the closed steps' orders, ``closed[i]``
+        being step i+1's orders by seat (None or missing: no order), and
+        ``host_entered`` the (step, seat) pairs whose order the host entered."""
 
-    def order_key(self, phase: str) -> str:
-        """The name of a phase's kind of order in API bodies (e.g. "placements")."""
-        ...
-
-    def check_order(
-        self,
-        map_doc: JSON,
-        round_number: int,
-        seat: int,
-        order: JSON,
-        previous: Callable[[], JSON | None],
-    ) -> JSON:
-        """Check ``order`` for ``seat`` in round ``round_number`` (1-based) of a match
-        on ``map_doc``; ``previous()`` gives, when needed, the detailed result stored
-        when the round before closed (None for the first round). Return the order
-        normalised, or raise :class:`RuleError` listing every problem."""
-        ...
-
+    @abstractmethod
     def resolve(self, document: JSON, details: bool = False, *, stored: bool = False) -> JSON:
         """Resolve a match file; the result object, or :class:`RuleError`. With
-        ``stored``, the file is one the service made of a match it holds: the
-        admission limits of this version (sizes, ids, names) are not applied
+        ``details``, the detailed result (the game state views are made from).
+        With ``stored``, the file is one the service made of a match it holds:
+        the admission limits of this version (sizes, ids, names) are not applied
         again, only the rules, so a match stored before an upgrade still resolves."""
-        ...
 
-    def visible(
+    def replay(
         self,
-        result: JSON,
+        setup: Setup,
+        settings: Mapping[str, Any],
+        seed: str,
+        closed: Sequence[Mapping[int, JSON | None]],
+        host_entered: Sequence[tuple[int, int]] = (),
+    ) -> JSON:
+        """The game state (detailed result) after the closed steps; with none,
+        the state at the start. Deterministic: the same arguments, the same state."""
+        document = self.document(setup, settings, seed, closed, host_entered)
+        return self.resolve(document, details=True, stored=True)
+
+    @abstractmethod
+    def upcoming(self, state: GameState) -> list[Step]:
+        """The steps still to come after ``state.closed`` steps, as far as they
+        are known now: the first is the next step; [] when the match is over."""
+
+    def next_step(self, state: GameState) -> Step | None:
+        """The next step, or None when the match is over."""
+        steps = self.upcoming(state)
+        return steps[0] if steps else None
+
+    @abstractmethod
+    def check_order(self, state: GameState, step: Step, seat: int, order: JSON) -> JSON:
+        """Check ``seat``'s ``order`` (the value of its phase's ``order_key``) for the
+        open ``step`` of a match in ``state``; the order normalised, or a
+        :class:`RuleError` listing every problem with stable codes."""
+
+    def phase(self, name: str) -> Phase:
+        """The phase called ``name``."""
+        found = next((p for p in self.phases if p.name == name), None)
+        if found is None:
+            raise RuleError.single("round/unknown", f"{self.title} has no phase {name!r}")
+        return found
+
+    # ---- what people see ----------------------------------------------
+
+    @abstractmethod
+    def view(
+        self,
+        state: GameState,
         viewer: Viewer,
         *,
-        settings: Mapping[str, Any],
         revealed: bool,
-    ) -> JSON:
-        """The part of a detailed ``result`` that ``viewer`` may see."""
-        ...
+        open_step: Step | None,
+    ) -> dict[str, Any]:
+        """The game's part of ``viewer``'s view: keys added to the shared view
+        (``result`` at least: what the viewer may see of the state; a seat's
+        ``options`` in ``open_step`` when the game has a finite choice there)."""
 
+    @abstractmethod
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
-        """A ready-to-paste forum post ("markdown" or "bbcode") of a public view.
-        With ``base_url`` (the server's absolute address, e.g. ``https://host/``)
-        it also embeds the public pictures (``/matches/<id>/map.png`` and
-        ``results.png``)."""
-        ...
+        """A ready-to-paste forum post ("markdown" or "bbcode") of a public view;
+        with ``base_url`` it embeds the public pictures."""
 
-    def map_svg(self, view: dict[str, Any]) -> str:
-        """The match's map as an SVG document, showing only what ``view`` (made by
-        :func:`referee.views.view_for` for one viewer) carries."""
-        ...
+    def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
+        """The match's pictures by name (``/matches/<id>/<name>.svg|png``): each
+        draws an SVG document from a view (None: nothing to draw yet)."""
+        return {}
 
-    def results_svg(self, view: dict[str, Any]) -> str | None:
-        """The standings and score chart of ``view`` as an SVG document, or None
-        while there is nothing to draw yet."""
-        ...
+    def picture_pending(self, name: str) -> str:
+        """Why picture ``name`` is not drawn yet, for people."""
+        return f"There is no {name} picture yet."
 
+    # ---- tools ---------------------------------------------------------
+
+    @abstractmethod
     def summary(self, document: JSON) -> str:
         """A readable account of a resolved match file."""
-        ...
 
     def audit(self, document: JSON, *, stored: bool = False) -> JSON:
-        """For the host: the best each seat could have done, up to the last closed
-        round (RuleError ``audit/...`` when the match is not far enough)."""
-        ...
+        """For the host: what each seat could have done better (RuleError
+        ``audit/...`` when the game or the match does not allow it)."""
+        raise RuleError.single("audit/unavailable", f"{self.title} has no audit")
 
-    def map_report(self, map_ref: JSON) -> JSON:
-        """A checked map's balance and fairness, for a host choosing a map."""
-        ...
+    def audit_text(self, document: JSON, *, stored: bool = False) -> str:
+        """The audit in words, for people."""
+        import json
+
+        return json.dumps(self.audit(document, stored=stored), indent=1) + "\n"
+
+    def demo(self, players: int | None = None) -> Demo:
+        """A demo match (``players``: how many, when the game lets the host choose)."""
+        raise RuleError.single("demo/unavailable", f"{self.title} has no demo match")
+
+    def closed_steps(self, document: JSON) -> int:
+        """How many closed steps a match file holds."""
+        return 0
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
+_BUILTIN = {"rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver"}
 
 
 def register(name: str, factory: Callable[[], Ruleset]) -> None:
+    """Make a ruleset known (the built-in games register themselves; tests add theirs)."""
     _REGISTRY[name] = factory
+
+
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def ruleset_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
 
 
 def get_ruleset(name: object) -> Ruleset:
@@ -165,7 +378,7 @@ def get_ruleset(name: object) -> Ruleset:
 
 
 def _load_builtin() -> None:
-    if not _REGISTRY:
-        from referee.rulesets.rocky_river.ruleset import RockyRiver
-
-        register(RockyRiver.name, RockyRiver)
+    for name, where in _BUILTIN.items():
+        if name not in _REGISTRY:
+            module, cls = where.split(":")
+            register(name, getattr(importlib.import_module(module), cls))

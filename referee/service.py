@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, Integer, bindparam, literal, union_all, update
+from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
@@ -33,13 +34,13 @@ from referee.errors import Problem, RuleError
 from referee.matchfile import seed_digest
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.names import name_fault
-from referee.ruleset import Ruleset, Setup, get_ruleset
+from referee.ruleset import GameState, Phase, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
 
-DEFAULT_SETTINGS: dict[str, Any] = {
+# the settings of every match, whatever its game (a game adds its own)
+SERVICE_SETTINGS: dict[str, Any] = {
     "deadline_hours": 48,  # each round's deadline, from when it opens; 0 = no deadline
-    "publish_totals": False,  # publish every slot total once mapping closes (R11)
-    "close_early": False,  # close a round as soon as every seat has an order
+    "close_early": False,  # close a round as soon as every acting seat has an order
 }
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
@@ -75,21 +76,45 @@ _LOCK_MATCH_AND_ROUND = _LOCK_MATCH_FIELDS.returning(
         .where(col(Round.match_id) == col(Match.id), col(Round.number) == col(Match.rounds_opened))
         .scalar_subquery()
         .label(f"round_{name}")
-        for name in ("phase", "status", "deadline")
+        for name in ("phase", "status", "deadline", "title", "acting")
     )
 )
-_MATCH_MAP = select(Match.map_doc).where(col(Match.id) == bindparam("match_id"))
-_ROUND_FIELDS = select(Round.number, Round.phase, Round.status, Round.deadline).where(
-    col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
-)
+_ROUND_FIELDS = core_select(
+    *(
+        col(getattr(Round, name))
+        for name in ("number", "phase", "status", "deadline", "title", "acting")
+    )
+).where(col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number"))
 _ROUND_RESULT = select(Round.result).where(
     col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
 )
-_CURRENT_ORDER = select(Order).where(
-    col(Order.match_id) == bindparam("match_id"),
-    col(Order.round_number) == bindparam("number"),
-    col(Order.seat) == bindparam("seat"),
+_ROUND_SEATS = select(Order.seat).where(
+    col(Order.match_id) == bindparam("match_id"), col(Order.round_number) == bindparam("number")
 )
+_OPEN_PHASE = (
+    select(Match.ruleset, Round.phase, Round.status)
+    .outerjoin(
+        Round,
+        (col(Round.match_id) == col(Match.id)) & (col(Round.number) == col(Match.rounds_opened)),
+    )
+    .where(col(Match.id) == bindparam("match_id"))
+)
+_MATCH_SETUP = select(Match.setup).where(col(Match.id) == bindparam("match_id"))
+_SEATS_OF = (
+    select(Seat.seat, Seat.name, Seat.garnets, Seat.data)
+    .where(col(Seat.match_id) == bindparam("match_id"))
+    .order_by(col(Seat.seat))
+)
+
+
+def _json_list(value: Any) -> list[int]:
+    """A JSON list column read through a subquery (SQLite may hand back its text)."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    return list(value or ())
+
+
+_SEAT_COLUMNS = frozenset(("seat", "name", "garnets"))
 
 
 def new_token() -> str:
@@ -110,20 +135,34 @@ def receipt_for(order: Any, salt: str) -> str:
     return hashlib.sha256(f"{salt}:{canonical_json(order)}".encode()).hexdigest()
 
 
-def check_settings(raw: object) -> dict[str, Any]:
-    """Settings with defaults filled in; every problem reported."""
+def setting_keys(rules: Ruleset) -> list[str]:
+    """Every setting a match of ``rules`` has: the service's, then the game's."""
+    return [*SERVICE_SETTINGS, *(s.key for s in rules.settings)]
+
+
+def check_settings(raw: object, rules: Ruleset) -> dict[str, Any]:
+    """A match's settings (the service's and its game's) with defaults filled
+    in; every problem reported."""
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
         raise RuleError.single("settings/not_an_object", "'settings' must be an object")
     problems: list[Problem] = []
-    out = dict(DEFAULT_SETTINGS)
+    out = dict(SERVICE_SETTINGS)
+    known = setting_keys(rules)
+    game = {s.key for s in rules.settings}
+    try:
+        out.update(rules.check_settings({k: v for k, v in raw.items() if k in game}))
+    except RuleError as exc:
+        problems.extend(exc.problems)
     for key, value in raw.items():
-        if key not in DEFAULT_SETTINGS:
+        if key in game:
+            continue
+        if key not in SERVICE_SETTINGS:
             problems.append(
                 Problem(
                     "settings/unknown",
-                    f"unknown setting '{key}' (known: {', '.join(DEFAULT_SETTINGS)})",
+                    f"unknown setting '{key}' (known: {', '.join(known)})",
                     key,
                 )
             )
@@ -173,9 +212,17 @@ class MatchState:
     def setup(self) -> Setup:
         return setup_of(self.match, self.seats)
 
-    @property
-    def phases(self) -> list[str]:
-        return self.ruleset.round_phases(self.setup)
+    def game_state(self) -> GameState:
+        """The game after the closed rounds (at the start when none has closed)."""
+        last = self.last_closed
+        if last is not None:
+            return GameState(self.setup, self.match.settings, last.number, last.result)
+        setup, settings, seed = self.setup, self.match.settings, self.match.seed
+        return GameState(setup, settings, 0, lambda: self.ruleset.replay(setup, settings, seed, []))
+
+    def upcoming(self) -> list[Step]:
+        """The steps not opened yet, as far as the game knows them now."""
+        return [s for s in self.ruleset.upcoming(self.game_state()) if s.number > len(self.rounds)]
 
     @property
     def open_round(self) -> Round | None:
@@ -204,12 +251,11 @@ class Preview:
 
 def setup_of(match: Match, seats: list[Seat]) -> Setup:
     return Setup(
-        map_doc=match.map_doc,
-        map_name=match.map_name,
         players=[
-            {"seat": s.seat, "name": s.name, "garnets": s.garnets}
+            {"seat": s.seat, "name": s.name, "garnets": s.garnets, **(s.data or {})}
             for s in sorted(seats, key=lambda s: s.seat)
         ],
+        data=match.setup,
     )
 
 
@@ -235,6 +281,11 @@ def _check_round_number(open_number: int, meant: int | None) -> None:
         )
 
 
+def step_of(rnd: Round) -> Step:
+    """A stored round as the step it was opened as."""
+    return Step(rnd.number, rnd.phase, rnd.title, tuple(rnd.acting or ()))
+
+
 class _OpenRound(NamedTuple):
     """What an order needs of a match's latest round."""
 
@@ -242,6 +293,8 @@ class _OpenRound(NamedTuple):
     phase: str
     status: str
     deadline: datetime | None
+    title: str
+    acting: list[int]
 
 
 class Referee:
@@ -259,7 +312,7 @@ class Referee:
             if self._sqlite
             else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
-        self._maps: dict[str, Any] = {}  # match id -> its map object (never changes)
+        self._setups: dict[str, Setup] = {}  # match id -> its set-up (never changes)
         self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
 
     # ---- reading -------------------------------------------------------
@@ -318,6 +371,16 @@ class Referee:
             row = conn.execute(_FIND_TOKEN, {"digest": digest}).first()
         return (str(row[0]), row[1]) if row is not None else None
 
+    def open_phase(self, match_id: str) -> tuple[Ruleset, Phase | None]:
+        """A match's ruleset and the phase of its latest round if it is open (one
+        cheap read, for checking an order's shape before sending it)."""
+        with self._single_read.connect() as conn:
+            row = conn.execute(_OPEN_PHASE, {"match_id": match_id}).first()
+        if row is None:
+            raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+        rules = get_ruleset(row.ruleset)
+        return rules, rules.phase(row.phase) if row.status == "open" else None
+
     def match_ids(self) -> list[str]:
         with read(self.engine) as session:
             return list(session.exec(select(Match.id).order_by(col(Match.created_at))))
@@ -328,15 +391,18 @@ class Referee:
         self,
         *,
         name: object,
-        map_ref: object,
         players: object,
+        setup: Mapping[str, Any] | None = None,
         settings: object = None,
-        ruleset: str = "rocky-river",
+        ruleset: object = "rocky-river",
         seed: str | None = None,
     ) -> Created:
+        """Create a match of ``ruleset``: ``setup`` is the game's own part of
+        the set-up (its ``setup_keys``, e.g. Rocky River's ``{"map": ...}``)."""
         rules = get_ruleset(ruleset)
+        setup = dict(setup or {})
         # whatever the caller, nothing stored may hold a character that is not text
-        check_text({"name": name, "map": map_ref, "players": players}, "the match")
+        check_text({"name": name, "setup": setup, "players": players}, "the match")
         problems: list[Problem] = []
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
             problems.append(
@@ -344,17 +410,17 @@ class Referee:
             )
         elif (fault := name_fault(name)) is not None:  # one line, something visible
             problems.append(Problem("match/bad_name", f"the match name: {fault}", "name"))
-        setup: Setup | None = None
+        checked_setup: Setup | None = None
         try:
-            setup = rules.check_setup(map_ref, players)
+            checked_setup = rules.check_setup(setup, players)
         except RuleError as exc:
             problems.extend(exc.problems)
         checked: dict[str, Any] = {}
         try:
-            checked = check_settings(settings)
+            checked = check_settings(settings, rules)
         except RuleError as exc:
             problems.extend(exc.problems)
-        for p in setup.players if setup else []:
+        for p in checked_setup.players if checked_setup else []:
             if len(p["name"]) > 100:
                 problems.append(
                     Problem(
@@ -371,16 +437,15 @@ class Referee:
                 )
         if problems:
             raise RuleError(problems)
-        assert setup is not None and isinstance(name, str)
+        assert checked_setup is not None and isinstance(name, str)
         seed = seed or secrets.token_urlsafe(24)
         host_token = new_token()
-        tokens = {p["seat"]: new_token() for p in setup.players}
+        tokens = {p["seat"]: new_token() for p in checked_setup.players}
         match = Match(
             id=secrets.token_hex(5),
             name=name.strip(),
             ruleset=rules.name,
-            map_name=setup.map_name,
-            map_doc=setup.map_doc,
+            setup=checked_setup.data,
             settings=checked,
             seed=seed,
             seed_sha256=seed_digest(seed),
@@ -390,13 +455,14 @@ class Referee:
         with transaction(self.engine) as session:
             session.add(match)
             session.flush()
-            for p in setup.players:
+            for p in checked_setup.players:
                 session.add(
                     Seat(
                         match_id=match.id,
                         seat=p["seat"],
                         name=p["name"],
                         garnets=p["garnets"],
+                        data={k: v for k, v in p.items() if k not in _SEAT_COLUMNS},
                         token_hash=token_hash(tokens[p["seat"]]),
                     )
                 )
@@ -438,13 +504,18 @@ class Referee:
                     f"{self._title(state, state.open_round.number)} is still open; close it first",
                 )
             number = match.rounds_opened + 1
-            if number > len(state.phases):
+            upcoming = state.upcoming()
+            if match.finished or not upcoming:
                 raise RuleError.single("match/finished", "every round of this match has closed")
+            step = upcoming[0]
+            assert step.number == number, (step, number)
             deadline = self._deadline(match, now, deadline)
             rnd = Round(
                 match_id=match.id,
                 number=number,
-                phase=state.phases[number - 1],
+                phase=step.phase,
+                title=step.title,
+                acting=list(step.acting),
                 status="open",
                 opened_at=now,
                 deadline=deadline,
@@ -522,7 +593,7 @@ class Referee:
         return rnd
 
     def _title(self, state: MatchState, number: int) -> str:
-        return state.ruleset.round_title(state.setup, number)
+        return next((r.title for r in state.rounds if r.number == number), f"round {number}")
 
     # ---- orders --------------------------------------------------------
 
@@ -538,17 +609,19 @@ class Referee:
     ) -> str:
         """Check and store ``seat``'s order for the open round; the receipt.
 
-        ``kind`` (optional) is the kind of order the caller meant (e.g. "votes");
-        it must be the open round's. ``round_number`` (optional) is the round the
-        caller wrote the order for: an order for a round that is no longer open
-        (replayed, or sent from a page left open) is refused with ``round/closed``.
+        ``kind`` (optional) is the API body key the caller sent the order under
+        (e.g. "votes"); it must be the open step's. ``round_number`` (optional) is
+        the round the caller wrote the order for: an order for a round that is no
+        longer open (replayed, or sent from a page left open) is refused with
+        ``round/closed``. Only the seats acting in the open step may send one
+        (``step/not_acting`` otherwise).
 
-        The hot path of the service, so it is written with prepared Core
-        statements in one transaction: lock the match row while bumping its
-        version, read the open round, check the order, upsert it. A round past its
-        deadline, or a match that closes rounds early, takes the general path
-        (after which the version has moved by two: harmless, it only says
-        "something changed").
+        The one order path of the service, and its hot path, so it is written
+        with prepared Core statements in one transaction: lock the match row
+        while bumping its version, read the open round, check the order, upsert
+        it. A round past its deadline is closed instead (and the order refused
+        once that is committed); with ``close_early``, the order that completes
+        the acting seats' orders closes the round in the same transaction.
         """
         with self.engine.begin() as conn:  # Core: no ORM session needed here
             m, r = self._lock_for_order(conn, match_id)
@@ -557,20 +630,20 @@ class Referee:
                 raise RuleError.single("round/closed", "no round is open for orders")
             _check_round_number(r.number, round_number)
             due = r.deadline is not None and r.deadline <= now and m.paused_at is None
-            if not due and not m.settings.get("close_early"):
+            if due:  # the deadline passed: close the round now, refuse after the commit
+                self._close_in(conn, match_id, r.number, "deadline", now)
+            else:
                 rules = get_ruleset(m.ruleset)
-                self._check_seat_and_kind(rules, seat, r.phase, kind)
-
-                def previous() -> Any:
-                    if r.number == 1:
-                        return None
-                    return conn.execute(
+                step = self._acting_step(conn, rules, match_id, r, seat, kind)
+                game = GameState(
+                    self._setup(conn, match_id),
+                    m.settings,
+                    r.number - 1,
+                    lambda: conn.execute(
                         _ROUND_RESULT, {"match_id": match_id, "number": r.number - 1}
-                    ).scalar()
-
-                normalized = rules.check_order(
-                    self._map_doc(conn, match_id), r.number, seat, order, previous
+                    ).scalar(),
                 )
+                normalized = rules.check_order(game, step, seat, order)
                 salt = secrets.token_hex(16)
                 receipt = receipt_for(normalized, salt)
                 conn.execute(
@@ -586,8 +659,46 @@ class Referee:
                         "submitted_at": now,
                     },
                 )
+                if m.settings.get("close_early") and m.paused_at is None:
+                    params = {"match_id": match_id, "number": r.number}
+                    sent = set(conn.execute(_ROUND_SEATS, params).scalars())
+                    if sent >= set(step.acting):
+                        self._close_in(conn, match_id, r.number, "early", now)
                 return receipt
-        return self._submit_general(match_id, seat, order, host_entered, kind, round_number)
+        raise RuleError.single("round/closed", "the round closed at its deadline")
+
+    def _acting_step(
+        self, conn: Any, rules: Ruleset, match_id: str, r: _OpenRound, seat: int, kind: str | None
+    ) -> Step:
+        """The open step, once ``seat`` acts in it and ``kind`` (when given) is
+        its kind of order; a refusal naming the problem otherwise."""
+        acting = tuple(r.acting or ())
+        if seat not in acting:
+            if seat not in self._setup(conn, match_id).seats:
+                raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+            raise RuleError.single(
+                "step/not_acting",
+                f"seat {seat} does not act in {r.title}: only seat(s) "
+                f"{', '.join(map(str, acting))} send orders in it",
+                "seat",
+            )
+        expected = rules.phase(r.phase).order_key
+        if kind is not None and kind != expected:
+            raise RuleError.single(
+                "order/wrong_phase",
+                f"the open round is {r.title}: send '{expected}', not '{kind}'",
+            )
+        return Step(r.number, r.phase, r.title, acting)
+
+    def _close_in(self, conn: Any, match_id: str, number: int, by: str, now: datetime) -> None:
+        """Close round ``number`` inside the caller's transaction on ``conn``
+        (which holds the match's lock)."""
+        with Session(bind=conn) as session:
+            match = session.get(Match, match_id)
+            rnd = session.get(Round, (match_id, number))
+            assert match is not None and rnd is not None
+            self._close(session, match, rnd, by, now)
+            session.flush()
 
     def _lock_for_order(self, conn: Any, match_id: str) -> tuple[Any, _OpenRound | None]:
         """Lock the match row (bumping its version): what an order needs of the
@@ -598,24 +709,41 @@ class Referee:
                 raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
             if m.round_status is None:
                 return m, None
-            return m, _OpenRound(m.rounds_opened, m.round_phase, m.round_status, m.round_deadline)
+            return m, _OpenRound(
+                m.rounds_opened,
+                m.round_phase,
+                m.round_status,
+                m.round_deadline,
+                m.round_title,
+                _json_list(m.round_acting),
+            )
         m = conn.execute(_LOCK_MATCH_FIELDS, {"match_id": match_id}).first()
         if m is None:
             raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
         if not m.rounds_opened:
             return m, None
         r = conn.execute(_ROUND_FIELDS, {"match_id": match_id, "number": m.rounds_opened}).first()
-        return m, _OpenRound(r.number, r.phase, r.status, r.deadline) if r is not None else None
+        if r is None:
+            return m, None
+        return m, _OpenRound(r.number, r.phase, r.status, r.deadline, r.title, list(r.acting))
 
-    def _map_doc(self, conn: Any, match_id: str) -> Any:
-        """A match's map (immutable once created), read once per process."""
-        doc = self._maps.get(match_id)
-        if doc is None:
-            doc = conn.execute(_MATCH_MAP, {"match_id": match_id}).scalar()
-            if len(self._maps) > 1000:
-                self._maps.clear()
-            self._maps[match_id] = doc
-        return doc
+    def _setup(self, conn: Any, match_id: str) -> Setup:
+        """A match's set-up (it never changes once created), read once per process."""
+        found = self._setups.get(match_id)
+        if found is None:
+            match = conn.execute(_MATCH_SETUP, {"match_id": match_id}).first()
+            seats = conn.execute(_SEATS_OF, {"match_id": match_id}).all()
+            found = Setup(
+                players=[
+                    {"seat": s.seat, "name": s.name, "garnets": s.garnets, **(s.data or {})}
+                    for s in seats
+                ],
+                data=match.setup,
+            )
+            if len(self._setups) > 1000:
+                self._setups.clear()
+            self._setups[match_id] = found
+        return found
 
     def _upsert_order(self, conn: Any) -> Any:
         """INSERT ... ON CONFLICT (match, round, seat) DO UPDATE, for this database."""
@@ -641,121 +769,27 @@ class Referee:
                 )
         return self._upserts[name]
 
-    def _check_seat_and_kind(self, rules: Ruleset, seat: int, phase: str, kind: str | None) -> None:
-        if seat not in rules.seats:
-            raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
-        expected = rules.order_key(phase)
-        if kind is not None and kind != expected:
-            raise RuleError.single(
-                "order/wrong_phase",
-                f"the open round is {phase}: send '{expected}', not '{kind}'",
-            )
-
-    def _submit_general(
-        self,
-        match_id: str,
-        seat: int,
-        order: Any,
-        host_entered: bool,
-        kind: str | None,
-        round_number: int | None,
-    ) -> str:
-        """Submitting through the ORM, for the rare cases: the deadline has passed
-        (close the round, then refuse) or the round may close early."""
-        closed_late = False
-        with transaction(self.engine) as session:
-            match = self._lock(session, match_id)
-            now = self.clock()
-            rnd = self._open_round(session, match)
-            rules = get_ruleset(match.ruleset)
-            if self._due(match, rnd, now):  # the deadline passed: close it, then refuse
-                self._close(session, match, rnd, "deadline", now)
-                closed_late = True
-            else:
-                _check_round_number(rnd.number, round_number)
-                receipt = self._store_order(
-                    session, match, rnd, rules, seat, order, host_entered, kind, now
-                )
-        if closed_late:
-            raise RuleError.single("round/closed", "the round closed at its deadline")
-        return receipt
-
-    def _store_order(
-        self,
-        session: Session,
-        match: Match,
-        rnd: Round,
-        rules: Ruleset,
-        seat: int,
-        order: Any,
-        host_entered: bool,
-        kind: str | None,
-        now: datetime,
-    ) -> str:
-        self._check_seat_and_kind(rules, seat, rnd.phase, kind)
-
-        def previous() -> Any:
-            if rnd.number == 1:
-                return None
-            row = session.get(Round, (match.id, rnd.number - 1))
-            return row.result if row is not None else None
-
-        normalized = rules.check_order(match.map_doc, rnd.number, seat, order, previous)
-        salt = secrets.token_hex(16)
-        receipt = receipt_for(normalized, salt)
-        row = session.exec(
-            _CURRENT_ORDER, params={"match_id": match.id, "number": rnd.number, "seat": seat}
-        ).first()
-        if row is None:
-            row = Order(
-                match_id=match.id,
-                round_number=rnd.number,
-                seat=seat,
-                revision=0,
-                payload=normalized,
-                salt=salt,
-                receipt=receipt,
-            )
-        row.payload = normalized
-        row.salt = salt
-        row.receipt = receipt
-        row.host_entered = host_entered
-        row.submitted_at = now
-        row.revision += 1
-        session.add(row)
-        match.version += 1
-        session.add(match)
-        if match.settings.get("close_early") and match.paused_at is None:
-            session.flush()
-            submitted = session.exec(
-                select(Order.seat).where(
-                    Order.match_id == match.id, Order.round_number == rnd.number
-                )
-            ).all()
-            if set(submitted) >= set(rules.seats):
-                self._close(session, match, rnd, "early", now)
-        return receipt
-
-    def _document(self, state: MatchState, upto: int) -> Any:
-        """The match file of rounds 1..upto (their stored orders; None = no order)."""
+    def _closed_orders(
+        self, state: MatchState, upto: int
+    ) -> tuple[list[dict[int, Any]], list[tuple[int, int]]]:
+        """Rounds 1..upto's stored orders by seat (None = no order), and the
+        (round, seat) pairs whose order the host entered."""
         closed: list[dict[int, Any]] = []
-        host_entered: list[dict[str, Any]] = []
-        phases = state.phases
+        host_entered: list[tuple[int, int]] = []
+        seats = state.setup.seats
         for number in range(1, upto + 1):
             orders = state.orders_of(number)
             closed.append(
-                {
-                    seat: orders[seat].payload if seat in orders else None
-                    for seat in state.ruleset.seats
-                }
+                {seat: orders[seat].payload if seat in orders else None for seat in seats}
             )
-            for seat, o in sorted(orders.items()):
-                if o.host_entered:
-                    entry: dict[str, Any] = {"phase": phases[number - 1], "seat": seat}
-                    if phases[number - 1] == "rafting":
-                        entry["round"] = number - 2
-                    host_entered.append(entry)
-        return state.ruleset.document(state.setup, state.match.seed, closed, host_entered)
+            host_entered += [(number, s) for s, o in sorted(orders.items()) if o.host_entered]
+        return closed, host_entered
+
+    def _document(self, state: MatchState, upto: int) -> Any:
+        """The match file of rounds 1..upto (their stored orders; None = no order)."""
+        closed, host_entered = self._closed_orders(state, upto)
+        match = state.match
+        return state.ruleset.document(state.setup, match.settings, match.seed, closed, host_entered)
 
     # ---- closing -------------------------------------------------------
 
@@ -781,7 +815,8 @@ class Referee:
         rnd.status = "closed"
         rnd.closed_at = now
         rnd.closed_by = by
-        if rnd.number == len(state.phases):
+        after = GameState(state.setup, match.settings, rnd.number, rnd.result)
+        if state.ruleset.next_step(after) is None:
             match.finished = True
             match.paused_at = None
         match.version += 1
@@ -803,9 +838,8 @@ class Referee:
         if rnd is None:
             raise RuleError.single("round/closed", "no round is open to preview")
         orders = state.orders_of(rnd.number)
-        seats = [p["seat"] for p in state.setup.players]
         result = None
-        if all(s in orders and orders[s].host_entered for s in seats):
+        if all(s in orders and orders[s].host_entered for s in rnd.acting):
             result = self._resolve_stored(state, rnd.number)
         return Preview(state, rnd, result)
 
@@ -821,9 +855,11 @@ class Referee:
         return self._resolve_stored(state, rnd.number)
 
     def _resolve_stored(self, state: MatchState, upto: int) -> Any:
-        """The detailed result of rounds 1..upto of a stored match, from its
-        stored orders (missing ones defaulted), by the rules alone."""
-        return state.ruleset.resolve(self._document(state, upto=upto), details=True, stored=True)
+        """The detailed result (game state) of rounds 1..upto of a stored match,
+        replayed from its stored orders (missing ones defaulted) by the rules alone."""
+        closed, host_entered = self._closed_orders(state, upto)
+        match = state.match
+        return state.ruleset.replay(state.setup, match.settings, match.seed, closed, host_entered)
 
     def close_if_due(self, match_id: str) -> bool:
         """Close the match's open round if its deadline has passed (not while paused)."""

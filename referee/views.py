@@ -6,7 +6,8 @@ from its output, never from the stored rows, so nothing sealed can leak.
   deadline, who has submitted, never what) and the results R11 makes public;
   the seed once the match has finished.
 - A seat also sees its own orders (with receipts) and what the ruleset lets it
-  see of the results (its own hand and placements).
+  see of the game (in Rocky River, its own hand and placements), with the
+  ``options`` it may choose from in the open step.
 - The host sees every closed round's orders and full results, and for the open
   round only who has submitted and when, and the content of the orders it entered
   itself: never a player's sealed order, nor anything that changes with its
@@ -25,8 +26,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-from referee.ruleset import Viewer
-from referee.service import MatchState, Preview
+from referee.models import Round
+from referee.ruleset import Step, Viewer
+from referee.service import MatchState, Preview, step_of
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -37,17 +39,20 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
     match = state.match
     rules = state.ruleset
     setup = state.setup
-    phases = state.phases
     revealed = match.revealed
 
+    # the rounds opened so far, then those the game knows are still to come
+    steps: list[tuple[Step, Round | None]] = [(step_of(r), r) for r in state.rounds]
+    steps += [(step, None) for step in state.upcoming()]
     rounds: list[dict[str, Any]] = []
-    for number, phase in enumerate(phases, start=1):
-        stored = next((r for r in state.rounds if r.number == number), None)
+    for step, stored in steps:
+        number = step.number
         orders = state.orders_of(number)
         entry: dict[str, Any] = {
             "number": number,
-            "phase": phase,
-            "title": rules.round_title(setup, number),
+            "phase": step.phase,
+            "title": step.title,
+            "acting": list(step.acting),
             "status": stored.status if stored else "pending",
             "opened_at": _iso(stored.opened_at) if stored else None,
             "deadline": _iso(stored.deadline) if stored else None,
@@ -68,8 +73,12 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         rounds.append(entry)
 
     last = state.last_closed
-    result = rules.visible(
-        last.result if last else None, viewer, settings=match.settings, revealed=revealed
+    open_round = state.open_round
+    game = rules.view(
+        state.game_state(),
+        viewer,
+        revealed=revealed,
+        open_step=step_of(open_round) if open_round is not None else None,
     )
 
     view: dict[str, Any] = {
@@ -78,8 +87,7 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "ruleset": match.ruleset,
         "title": rules.title,
         "viewer": {"kind": viewer.kind, "seat": viewer.seat},
-        "map_name": match.map_name,
-        "map": match.map_doc,
+        **game,  # the game's part: at least "result"
         "players": setup.players,
         "settings": dict(match.settings),
         "seed_sha256": match.seed_sha256,
@@ -90,7 +98,6 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "rounds": rounds,
         "current_round": match.rounds_opened or None,
         "closed_rounds": last.number if last else 0,
-        "result": result,
     }
     if match.finished:
         view["seed"] = match.seed
@@ -147,6 +154,8 @@ def preview_for(preview: Preview) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for player in state.setup.players:
         seat = player["seat"]
+        if seat not in rnd.acting:
+            continue  # a seat that does not act in this step sends no order
         o = orders.get(seat)
         entry: dict[str, Any] = {"seat": seat, "name": player["name"]}
         if o is None:
@@ -160,7 +169,7 @@ def preview_for(preview: Preview) -> dict[str, Any]:
     return {
         "round": rnd.number,
         "phase": rnd.phase,
-        "title": state.ruleset.round_title(state.setup, rnd.number),
+        "title": rnd.title,
         "seats": seats,
         "resolved": resolved,
         "result": preview.result,

@@ -125,7 +125,7 @@ def test_a_ten_thousand_fork_map_is_refused_at_once() -> None:
 
 def test_a_200_fork_chain_is_refused_at_creation() -> None:
     with pytest.raises(RuleError) as exc:
-        RockyRiver().check_setup(chain_map(200, segments=5), PLAYERS)
+        RockyRiver().check_setup({"map": chain_map(200, segments=5)}, PLAYERS)
     assert set(exc.value.codes) == {"map/too_many_forks_per_segment", "map/too_many_forks"}
 
 

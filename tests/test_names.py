@@ -170,7 +170,7 @@ def test_the_engine_refuses_them_in_a_match_file_and_at_setup() -> None:
     assert refused.value.codes == ["match/bad_name", "match/confusable_names"]
     doc["players"][1]["name"] = "Bo"
     with pytest.raises(RuleError) as alike:
-        RockyRiver().check_setup("three-rapids", doc["players"])
+        RockyRiver().check_setup({"map": "three-rapids"}, doc["players"])
     assert alike.value.codes == ["match/confusable_names"]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import GOLDEN
 
-from referee.ruleset import Viewer, get_ruleset
+from referee.ruleset import GameState, Setup, Viewer, get_ruleset
 from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
 from referee.rulesets.rocky_river.picture import score_chart_svg
 from referee.rulesets.rocky_river.view_pictures import decided_text, scores_by_round
@@ -49,6 +49,7 @@ def view_of(
     """A view as referee.views.view_for makes it, for the parts pictures read."""
     part = upto(doc, closed)
     result = RULES.resolve(part, details=True)
+    settings = {"publish_totals": publish_totals}
     return {
         "id": "abc123",
         "name": "Picture test",
@@ -58,9 +59,12 @@ def view_of(
         "players": doc["players"],
         "closed_rounds": closed,
         "revealed": revealed,
-        "result": RULES.visible(
-            result, viewer, settings={"publish_totals": publish_totals}, revealed=revealed
-        ),
+        "result": RULES.view(
+            GameState(Setup(doc["players"], {"map": RIVER.to_json()}), settings, closed, result),
+            viewer,
+            revealed=revealed,
+            open_step=None,
+        )["result"],
     }
 
 
@@ -88,7 +92,7 @@ def own_cards(el: ET.Element) -> list[str]:
 @pytest.mark.parametrize("seat", [1, 2, 3])
 def test_a_seat_sees_its_own_placements_as_cards_and_no_one_elses(seat: int) -> None:
     doc = golden("01-full-game")
-    svg = RULES.map_svg(view_of(doc, Viewer.of_seat(seat), closed=2))
+    svg = RULES.pictures()["map"](view_of(doc, Viewer.of_seat(seat), closed=2))
     drawn = branches(svg)
     mine: dict[str, list[str]] = {}
     for card, branch in doc["placements"][str(seat)].items():
@@ -120,7 +124,7 @@ def test_the_public_map_shows_only_passed_totals_unless_published() -> None:
         view = view_of(doc, Viewer.public(), closed=closed)
         path = view["result"].get("path", [])
         assert len(path) == 3 * (closed - 2)
-        drawn = branches(RULES.map_svg(view))
+        drawn = branches(RULES.pictures()["map"](view))
         passed = {s["branch"]: s["points"] for s in path}
         for bid, el in drawn.items():
             text = words(el)
@@ -133,7 +137,7 @@ def test_the_public_map_shows_only_passed_totals_unless_published() -> None:
             assert own_cards(el) == []  # the public never sees a placement
     published = view_of(doc, Viewer.public(), closed=2, publish_totals=True)
     totals = published["result"]["branch_totals"]
-    drawn = branches(RULES.map_svg(published))
+    drawn = branches(RULES.pictures()["map"](published))
     for bid, el in drawn.items():
         value = totals[bid]
         assert f"total {value:+d}" in words(el) or (value == 0 and "total 0" in words(el))
@@ -142,7 +146,7 @@ def test_the_public_map_shows_only_passed_totals_unless_published() -> None:
 def test_the_host_sees_every_total_but_no_cards() -> None:
     doc = golden("01-full-game")
     view = view_of(doc, Viewer.host(), closed=3)
-    drawn = branches(RULES.map_svg(view))
+    drawn = branches(RULES.pictures()["map"](view))
     assert not any("total ?" in words(el) for el in drawn.values())
     assert all(own_cards(el) == [] for el in drawn.values())
 
@@ -150,7 +154,7 @@ def test_the_host_sees_every_total_but_no_cards() -> None:
 def test_the_map_draws_the_path_and_every_players_directions() -> None:
     doc = golden("01-full-game")
     view = view_of(doc, Viewer.public(), closed=4)
-    root = ET.fromstring(RULES.map_svg(view))
+    root = ET.fromstring(RULES.pictures()["map"](view))
     votes = [t.text or "" for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "votes"]
     assert len(votes) == 6
     names = {p["seat"]: p["name"] for p in doc["players"]}
@@ -165,17 +169,17 @@ def test_the_map_draws_the_path_and_every_players_directions() -> None:
 def test_no_results_picture_before_a_rafting_round_closed() -> None:
     doc = golden("01-full-game")
     for closed in (1, 2):  # after the draft, after mapping
-        assert RULES.results_svg(view_of(doc, Viewer.public(), closed=closed)) is None
+        assert RULES.pictures()["results"](view_of(doc, Viewer.public(), closed=closed)) is None
     nothing = view_of(doc, Viewer.public(), closed=1)
     nothing["result"] = {}  # no round closed
-    assert RULES.results_svg(nothing) is None
-    assert "total ?" in RULES.map_svg(nothing)
+    assert RULES.pictures()["results"](nothing) is None
+    assert "total ?" in RULES.pictures()["map"](nothing)
 
 
 def test_results_in_progress_show_standings_and_the_chart_so_far() -> None:
     doc = golden("01-full-game")
     view = view_of(doc, Viewer.public(), closed=3)
-    svg = RULES.results_svg(view)
+    svg = RULES.pictures()["results"](view)
     assert svg is not None
     root = ET.fromstring(svg)
     assert root.attrib["data-rounds-closed"] == "1"
@@ -194,7 +198,7 @@ def test_final_results_show_token_of_life_and_elimination_candidate(case: str) -
     doc = golden(case)
     expected = json.loads((GOLDEN / f"{case}.expected.json").read_text())
     view = view_of(doc, Viewer.public())
-    svg = RULES.results_svg(view)
+    svg = RULES.pictures()["results"](view)
     assert svg is not None
     root = ET.fromstring(svg)
     by_class = {
@@ -257,7 +261,7 @@ def test_player_names_are_escaped_in_both_pictures() -> None:
     doc = copy.deepcopy(golden("01-full-game"))
     doc["players"][0]["name"] = "<script>x</script>"
     view = view_of(doc, Viewer.public())
-    for svg in (RULES.map_svg(view), RULES.results_svg(view)):
+    for svg in (RULES.pictures()["map"](view), RULES.pictures()["results"](view)):
         assert svg is not None
         assert "<script>" not in svg
         ET.fromstring(svg)

@@ -33,7 +33,7 @@ import pytest
 from cmarkgfm.cmark import Options
 from markdown_it import MarkdownIt
 
-from referee.ruleset import Viewer
+from referee.ruleset import GameState, Viewer
 from referee.rulesets.rocky_river.post import forum_post, one_line
 from referee.rulesets.rocky_river.ruleset import RockyRiver
 
@@ -75,9 +75,9 @@ def public_view(text: str) -> dict[str, Any]:
     keeps the strings apart, and one round shown open with orders from seats 1, 2."""
     doc = json.loads(GOLDEN.read_text())
     result = RULES.resolve(doc, details=True)
-    visible = RULES.visible(
-        result, Viewer.public(), settings={"publish_totals": True}, revealed=False
-    )
+    setup = RULES.check_setup({"map": doc["map"]}, doc["players"])
+    state = GameState(setup, {"publish_totals": True}, 5, result)
+    visible = RULES.view(state, Viewer.public(), revealed=False, open_step=None)["result"]
     ids: dict[str, str] = {}
 
     def renamed(old: str) -> str:
@@ -86,11 +86,11 @@ def public_view(text: str) -> dict[str, Any]:
     visible["branch_totals"] = {renamed(b): v for b, v in visible["branch_totals"].items()}
     for step in visible["path"]:
         step["fork"], step["branch"] = renamed(step["fork"]), renamed(step["branch"])
-    map_doc = copy.deepcopy(RULES.check_setup(doc["map"], doc["players"]).map_doc)
+    map_doc = copy.deepcopy(setup.data["map"])
     map_doc["name"] = f"{text} map"
     rounds = [
-        {"title": RULES.round_title(None, n), "status": "closed", "deadline": None, "submitted": []}  # type: ignore[arg-type]
-        for n in range(1, 6)
+        {"title": step.title, "status": "closed", "deadline": None, "submitted": []}
+        for step in RULES.upcoming(GameState(setup, {}, 0, {}))
     ]
     rounds.append(
         {"title": "Extra", "status": "open", "deadline": "2030-01-01T00:00Z", "submitted": [1, 2]}

@@ -15,7 +15,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
-from referee.ruleset import Viewer
+from referee.orderschema import check_against_schema
+from referee.ruleset import Viewer, get_ruleset
 from referee.views import preview_for, view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, check_text, parse_deadline
@@ -24,6 +25,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 MAX_ROUND = 2**31 - 1
+DEFAULT_RULESET = "rocky-river"  # a create body without "ruleset" (API.md predates others)
 
 
 def _body() -> Any:
@@ -101,13 +103,16 @@ def create_match() -> tuple[Response, int]:
             raise RuleError.single(
                 "auth/unauthorized", "creating matches on this server needs the admin key"
             )
-    body = _object_body(("name", "map", "players", "settings", "ruleset"))
+    raw = _body()
+    name = raw.get("ruleset", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
+    rules = get_ruleset(name)
+    body = _object_body(("name", *rules.setup_keys, "players", "settings", "ruleset"))
     created = referee().create_match(
         name=body.get("name"),
-        map_ref=body.get("map"),
+        setup={key: body[key] for key in rules.setup_keys if key in body},
         players=body.get("players"),
         settings=body.get("settings"),
-        ruleset=body.get("ruleset", "rocky-river"),
+        ruleset=rules.name,
     )
     return jsonify(
         {
@@ -153,7 +158,9 @@ def _whole_number(body: dict[str, Any], key: str, code: str, what: str) -> int |
 @bp.put("/matches/<match_id>/orders")
 def put_order(match_id: str) -> Response:
     viewer = _viewer(match_id)
-    body = _object_body(("seat", "round", "draft", "placements", "votes"))
+    rules, phase = referee().open_phase(match_id)
+    keys = list(dict.fromkeys(p.order_key for p in rules.phases))
+    body = _object_body(("seat", "round", *keys))
     host_entered = viewer.kind == "host"
     meant = _whole_number(body, "round", "round/bad_number", "the round number (1, 2, ...)")
     if host_entered:
@@ -170,13 +177,16 @@ def put_order(match_id: str) -> Response:
             raise RuleError.single(
                 "auth/forbidden", "a seat's token sends orders for its own seat only", "seat"
             )
-    kinds = [k for k in ("draft", "placements", "votes") if k in body]
+    kinds = [k for k in keys if k in body]
     if len(kinds) != 1:
         raise RuleError.single(
             "order/bad_body",
-            "send exactly one of draft, placements or votes (the open round's kind of order)",
+            f"send exactly one of {', '.join(keys)} (the open round's kind of order)",
         )
     assert seat is not None
+    if phase is not None and phase.order_key == kinds[0]:
+        # the shape first, the same way for every game; the rules say the rest
+        check_against_schema(body[kinds[0]], phase.schema, f"the {kinds[0]} order")
     receipt = referee().submit_order(
         match_id,
         seat,
@@ -240,10 +250,11 @@ def reissue(match_id: str) -> Response:
     _host(match_id)
     body = _object_body(("seat",))
     who = body.get("seat")
-    seats = referee().state(match_id).ruleset.seats
+    seats = referee().state(match_id).setup.seats
     if who is not None and (type(who) is not int or who not in seats):
+        shown = ", ".join(map(str, seats))
         raise RuleError.single(
-            "seat/unknown", f"seat must be 1, 2 or 3 (or null for the host), not {who!r}"
+            "seat/unknown", f"seat must be one of {shown} (or null for the host), not {who!r}"
         )
     token = referee().reissue_token(match_id, who)
     return jsonify({"seat": who, "token": token})

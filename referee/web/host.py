@@ -138,9 +138,7 @@ def open_round(token: str) -> ResponseReturnValue:
         rnd = referee().open_round(match_id, _deadline_from(form))
     except RuleError as exc:
         return _dashboard(token, match_id, action="open", exc=exc, forms={"open": form})
-    state = referee().state(match_id)
-    title = state.ruleset.round_title(state.setup, rnd.number)
-    return _done(token, f"{title} is open for orders.")
+    return _done(token, f"{rnd.title} is open for orders.")
 
 
 @bp.post("/<token>/deadline")
@@ -204,9 +202,7 @@ def resume(token: str) -> ResponseReturnValue:
 @bp.post("/<token>/close")
 def close(token: str) -> ResponseReturnValue:
     def call(match_id: str) -> str:
-        rnd = referee().close_round(match_id)
-        state = referee().state(match_id)
-        return state.ruleset.round_title(state.setup, rnd.number)
+        return referee().close_round(match_id).title
 
     return _simple(token, "close", call, "{0} is closed and resolved; its results are below.")
 
@@ -248,7 +244,7 @@ def preview(token: str) -> ResponseReturnValue:
 def enter_order(token: str, seat: int) -> ResponseReturnValue:
     match_id = match_of(token)
     state = referee().state(match_id)
-    if seat not in state.ruleset.seats:
+    if seat not in state.setup.seats:
         abort(404, description="This match has no such seat.")
     view = view_for(state, Viewer.host())
     context = match_context(view)

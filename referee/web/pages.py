@@ -133,7 +133,7 @@ def view_context(view: dict[str, Any]) -> dict[str, Any]:
     if open_round is None and not view["finished"]:
         next_round = next((r for r in rounds if r["status"] == "pending"), None)
     rules = get_ruleset(view["ruleset"])
-    results_svg = rules.results_svg(view)
+    pictures = {name: draw(view) for name, draw in rules.pictures().items()}
     return {
         "view": view,
         "names": names,
@@ -142,6 +142,7 @@ def view_context(view: dict[str, Any]) -> dict[str, Any]:
         "open_round": open_round,
         "next_round": next_round,
         # pictures drawn from this view only; the ruleset escapes every text in them
-        "map_picture": Markup(rules.map_svg(view)),
-        "results_picture": Markup(results_svg) if results_svg is not None else None,
+        "pictures": {k: Markup(svg) for k, svg in pictures.items() if svg is not None},
+        "map_picture": Markup(pictures["map"]) if pictures.get("map") else None,
+        "results_picture": Markup(pictures["results"]) if pictures.get("results") else None,
     }

@@ -31,7 +31,6 @@ bp = Blueprint("pictures", __name__)
 log = logging.getLogger(__name__)
 
 MAX_AGE = 60  # seconds a browser or a forum's image proxy may keep a picture
-NO_RESULTS = "There is no results picture yet: it is drawn once the first rafting round has closed."
 MAX_PNG_SIDE = 4096  # pixels
 MAX_PNG_PIXELS = 4_000_000  # 16 MB of image in memory while drawing
 _WIDTH = re.compile(r'\swidth="([0-9]+(?:\.[0-9]+)?)"')
@@ -84,9 +83,12 @@ def _picture(match_id: str, kind: str, fmt: str) -> ResponseReturnValue:
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        svg = state.ruleset.map_svg(view) if kind == "map" else state.ruleset.results_svg(view)
+        draw = state.ruleset.pictures().get(kind)
+        if draw is None:
+            raise RuleError.single("picture/unknown", f"this match has no {kind} picture")
+        svg = draw(view)
         if svg is None:
-            raise RuleError.single("picture/not_yet", NO_RESULTS)
+            raise RuleError.single("picture/not_yet", state.ruleset.picture_pending(kind))
         if fmt == "png":
             response = Response(svg_to_png(svg), mimetype="image/png")
         else:

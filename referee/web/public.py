@@ -24,7 +24,7 @@ from referee.ruleset import Viewer, get_ruleset
 from referee.rulesets.rocky_river.data import DEFAULT_MAP, bundled_map_names
 from referee.rulesets.rocky_river.data import load_bundled_map as _load_bundled_map
 from referee.rulesets.rocky_river.river_map import parse_map
-from referee.service import DEFAULT_SETTINGS
+from referee.service import setting_keys
 from referee.views import view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, check_text, external_url, status_for
@@ -64,7 +64,7 @@ def _create_field(p: Problem) -> str:
         return f"players-{index.group(1)}"
     if p.code.startswith(("map/", "json/")) or p.code == "match/bad_map":
         return "map"
-    if field in DEFAULT_SETTINGS or field in ("name", "admin_key"):
+    if field in setting_keys(get_ruleset("rocky-river")) or field in ("name", "admin_key"):
         return field
     return ""
 
@@ -101,7 +101,7 @@ def _balance(map_ref: Any) -> dict[str, Any] | None:
     """The map's balance and fairness report, or None for a map with problems
     (those are shown by the form's own check)."""
     try:
-        report: dict[str, Any] = get_ruleset("rocky-river").map_report(map_ref)
+        report: dict[str, Any] = get_ruleset("rocky-river").setup_report({"map": map_ref})
     except RuleError:
         return None
     return report
@@ -181,7 +181,7 @@ def new_match() -> ResponseReturnValue:
     try:
         created = referee().create_match(
             name=form.name.data or "",
-            map_ref=map_ref,
+            setup={"map": map_ref},
             players=players,
             settings=settings,
         )

@@ -21,8 +21,8 @@ from service.conftest import (  # the fixtures of tests/service, shared
 )
 from sqlalchemy import Engine
 
-from referee.demo import DEMO_FILE
 from referee.loadtest.server import referee_command, referee_env
+from referee.rulesets.rocky_river.ruleset import DEMO_FILE
 from referee.service import Referee
 
 __all__ = ["db_url", "engine", "svc"]
@@ -66,7 +66,10 @@ def due_match(engine: Engine, rng: random.Random, round_number: int | None = Non
     number = round_number or rng.randint(1, len(ROUNDS))
     then = Referee(engine, clock=past_clock())
     mid = then.create_match(
-        name="due", map_ref=DEMO["map"], players=DEMO["players"], settings={"deadline_hours": 0}
+        name="due",
+        setup={"map": DEMO["map"]},
+        players=DEMO["players"],
+        settings={"deadline_hours": 0},
     ).match_id
     for orders in ROUNDS[: number - 1]:
         then.open_round(mid)

@@ -30,7 +30,7 @@ def populate(svc: Referee) -> dict[str, tuple[str, int | None]]:
 
     def new(name: str, **settings: Any) -> str:
         created = svc.create_match(
-            name=name, map_ref=DEMO["map"], players=DEMO["players"], settings=settings
+            name=name, setup={"map": DEMO["map"]}, players=DEMO["players"], settings=settings
         )
         tokens[created.host_token] = (created.match_id, None)
         for seat, token in created.player_tokens.items():

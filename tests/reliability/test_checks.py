@@ -35,7 +35,9 @@ def test_each_broken_invariant_is_reported(engine: Engine) -> None:
     then = datetime.now(UTC) - timedelta(hours=1)
     deadline = then + timedelta(minutes=10)
     past = Referee(engine, clock=lambda: then)
-    mid = past.create_match(name="checked", map_ref=DEMO["map"], players=DEMO["players"]).match_id
+    mid = past.create_match(
+        name="checked", setup={"map": DEMO["map"]}, players=DEMO["players"]
+    ).match_id
     past.open_round(mid, deadline=deadline)
     t = then.timestamp()
     requests = [

@@ -96,7 +96,7 @@ def test_resolve_needs_exactly_one_source(cli: CliRunner) -> None:
 def test_close_due_closes_past_deadlines(cli: CliRunner, engine: Engine) -> None:
     past = Referee(engine, clock=lambda: utcnow() - timedelta(hours=3))
     mid = past.create_match(
-        name="m", map_ref="three-rapids", players=PLAYERS, settings={"deadline_hours": 1}
+        name="m", setup={"map": "three-rapids"}, players=PLAYERS, settings={"deadline_hours": 1}
     ).match_id
     past.open_round(mid)
     out = cli.invoke(main, ["close-due"])

@@ -102,12 +102,12 @@ def test_markup_in_names_is_still_accepted(client: FlaskClient) -> None:
 def test_the_service_refuses_them_whatever_the_caller(svc: Referee) -> None:
     with pytest.raises(RuleError) as bad:
         svc.create_match(
-            name="m\nx", map_ref="three-rapids", players=with_names("Ana", "Bo\nx", "Cy")
+            name="m\nx", setup={"map": "three-rapids"}, players=with_names("Ana", "Bo\nx", "Cy")
         )
     assert bad.value.codes == ["match/bad_name", "match/bad_name"]
     with pytest.raises(RuleError) as alike:
         svc.create_match(
-            name="m", map_ref="three-rapids", players=with_names("Ana", "Bo", "\uff21na")
+            name="m", setup={"map": "three-rapids"}, players=with_names("Ana", "Bo", "\uff21na")
         )
     assert alike.value.codes == ["match/confusable_names"]
     assert svc.match_ids() == []
@@ -118,7 +118,7 @@ def test_a_post_is_safe_for_names_stored_before_the_checks(
 ) -> None:
     """Names written straight into the database (as an older version could have
     stored them) stay on their line and show as text in both posts."""
-    created = svc.create_match(name="Old", map_ref="three-rapids", players=PLAYERS)
+    created = svc.create_match(name="Old", setup={"map": "three-rapids"}, players=PLAYERS)
     mid = created.match_id
     with transaction(svc.engine) as session:
         match = session.get(Match, mid)

@@ -58,7 +58,7 @@ def test_a_200_fork_chain_is_refused_and_one_already_stored_is_drawn_small(
         conn.execute(
             update(Match)
             .where(Match.id == mid)  # type: ignore[arg-type]
-            .values(map_doc=chain, version=Match.version + 1)
+            .values(setup={"map": chain, "map_name": None}, version=Match.version + 1)
         )
     svg = client.get(f"/matches/{mid}/map.svg")
     assert svg.status_code == 200

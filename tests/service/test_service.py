@@ -41,7 +41,7 @@ def timed(engine: Engine, clock: Clock) -> Referee:
 
 def new_match(svc: Referee, **settings: Any) -> str:
     return svc.create_match(
-        name="m", map_ref="three-rapids", players=PLAYERS, settings=settings
+        name="m", setup={"map": "three-rapids"}, players=PLAYERS, settings=settings
     ).match_id
 
 
@@ -224,11 +224,11 @@ def test_create_match_refuses_control_characters_from_any_caller(timed: Referee)
     players = [dict(p) for p in PLAYERS]
     players[1]["name"] = "Bo\x00"
     with pytest.raises(RuleError) as refused:
-        timed.create_match(name="m", map_ref="three-rapids", players=players)
+        timed.create_match(name="m", setup={"map": "three-rapids"}, players=players)
     assert refused.value.codes == ["request/bad_text"]
     assert "players[1].name" in refused.value.problems[0].message
     assert "U+0000" in refused.value.problems[0].message
     with pytest.raises(RuleError) as bad_name:
-        timed.create_match(name="m\x07", map_ref="three-rapids", players=PLAYERS)
+        timed.create_match(name="m\x07", setup={"map": "three-rapids"}, players=PLAYERS)
     assert bad_name.value.codes == ["request/bad_text"]
     assert timed.match_ids() == []

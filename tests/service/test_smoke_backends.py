@@ -15,7 +15,7 @@ def test_whole_match_through_the_service_reproduces_the_golden_result(svc: Refer
     doc = json.loads((GOLDEN / "03-missing-orders.match.json").read_text())
     expected = json.loads((GOLDEN / "03-missing-orders.expected.json").read_text())
     created = svc.create_match(
-        name="golden 03", map_ref=doc["map"], players=doc["players"], seed=doc["seed"]
+        name="golden 03", setup={"map": doc["map"]}, players=doc["players"], seed=doc["seed"]
     )
     for orders in [doc["draft"], doc["placements"], *doc["votes"]]:
         svc.open_round(created.match_id)

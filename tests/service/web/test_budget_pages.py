@@ -22,7 +22,7 @@ def test_the_audit_page_out_of_time_says_what_is_not_proven(
 ) -> None:
     doc = json.loads((GOLDEN_DIR / "02-ties.match.json").read_text())
     created = svc.create_match(
-        name="Budget", map_ref=doc["map"], players=doc["players"], seed=doc["seed"]
+        name="Budget", setup={"map": doc["map"]}, players=doc["players"], seed=doc["seed"]
     )
     mid = created.match_id
     for orders in [doc["draft"], doc["placements"], *doc["votes"]]:

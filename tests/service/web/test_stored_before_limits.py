@@ -40,7 +40,7 @@ def store_old_match(app: Flask, client: FlaskClient, map_doc: Any) -> dict[str, 
         conn.execute(
             update(Match)
             .where(Match.id == created["id"])  # type: ignore[arg-type]
-            .values(map_doc=map_doc, map_name=None, name="Old\nmatch")
+            .values(setup={"map": map_doc, "map_name": None}, name="Old\nmatch")
         )
         for seat, name in OLD_NAMES.items():
             conn.execute(

@@ -21,7 +21,7 @@ MAPS = Path(__file__).resolve().parents[3] / "seeds" / "maps"
 
 def play(svc: Referee, doc: dict[str, Any], rounds: int) -> tuple[str, str, dict[int, str]]:
     created = svc.create_match(
-        name="Audit", map_ref=doc["map"], players=doc["players"], seed=doc["seed"]
+        name="Audit", setup={"map": doc["map"]}, players=doc["players"], seed=doc["seed"]
     )
     mid = created.match_id
     for orders in [doc["draft"], doc["placements"], *doc["votes"]][:rounds]:

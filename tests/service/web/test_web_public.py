@@ -156,7 +156,7 @@ def test_uploaded_maps(client: FlaskClient, svc: Referee) -> None:
     assert "Warning: the map is not balanced" in html
     (match_id,) = svc.match_ids()
     state = svc.state(match_id)
-    assert state.match.map_name is None and state.match.map_doc["name"] == "Lopsided"
+    assert state.match.setup["map_name"] is None and state.match.setup["map"]["name"] == "Lopsided"
 
 
 def test_check_the_map_only(client: FlaskClient, svc: Referee) -> None:
