@@ -34,6 +34,7 @@ from referee.errors import Problem, RuleError
 from referee.matchfile import seed_digest
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.names import name_fault
+from referee.orderschema import check_against_schema
 from referee.ruleset import GameState, Phase, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
 
@@ -643,6 +644,9 @@ class Referee:
                         _ROUND_RESULT, {"match_id": match_id, "number": r.number - 1}
                     ).scalar(),
                 )
+                # the shape first, the same way for every game; the rules say the rest
+                phase = rules.phase(step.phase)
+                check_against_schema(order, phase.schema, f"the {phase.order_key} order")
                 normalized = rules.check_order(game, step, seat, order)
                 salt = secrets.token_hex(16)
                 receipt = receipt_for(normalized, salt)
