@@ -101,6 +101,7 @@ _OPEN_PHASE = (
     .where(col(Match.id) == bindparam("match_id"))
 )
 _MATCH_SETUP = select(Match.setup).where(col(Match.id) == bindparam("match_id"))
+_MATCH_SEED = select(Match.seed).where(col(Match.id) == bindparam("match_id"))
 _SEATS_OF = (
     select(Seat.seat, Seat.name, Seat.garnets, Seat.data)
     .where(col(Seat.match_id) == bindparam("match_id"))
@@ -636,13 +637,12 @@ class Referee:
             else:
                 rules = get_ruleset(m.ruleset)
                 step = self._acting_step(conn, rules, match_id, r, seat, kind)
+                setup = self._setup(conn, match_id)
                 game = GameState(
-                    self._setup(conn, match_id),
+                    setup,
                     m.settings,
                     r.number - 1,
-                    lambda: conn.execute(
-                        _ROUND_RESULT, {"match_id": match_id, "number": r.number - 1}
-                    ).scalar(),
+                    lambda: self._state_before(conn, rules, match_id, r.number, setup, m.settings),
                 )
                 # the shape first, the same way for every game; the rules say the rest
                 phase = rules.phase(step.phase)
@@ -670,6 +670,24 @@ class Referee:
                         self._close_in(conn, match_id, r.number, "early", now)
                 return receipt
         raise RuleError.single("round/closed", "the round closed at its deadline")
+
+    def _state_before(
+        self,
+        conn: Any,
+        rules: Ruleset,
+        match_id: str,
+        number: int,
+        setup: Setup,
+        settings: Mapping[str, Any],
+    ) -> Any:
+        """The game state an order of round ``number`` is checked against: the
+        stored result of the round before, or for round 1 the start state
+        (:meth:`Ruleset.replay` of no step: a game that deals has dealt)."""
+        if number > 1:
+            params = {"match_id": match_id, "number": number - 1}
+            return conn.execute(_ROUND_RESULT, params).scalar()
+        seed = conn.execute(_MATCH_SEED, {"match_id": match_id}).scalar_one()
+        return rules.replay(setup, settings, seed, [])
 
     def _acting_step(
         self, conn: Any, rules: Ruleset, match_id: str, r: _OpenRound, seat: int, kind: str | None
