@@ -347,6 +347,26 @@ class Ruleset(ABC):
         """How many closed steps a match file holds."""
         return 0
 
+    def openapi_components(self) -> dict[str, JSON]:
+        """The game's own schemas for the OpenAPI document, by name (JSON Schema
+        2020-12, as OpenAPI 3.1 takes it); they may refer to one another and to
+        the document's shared ones (``{"$ref": "#/components/schemas/Seat"}``:
+        ``Seat``, ``SeatKey``, ``Player``, ``Time``, ``Sha256``...). The document
+        holds them prefixed with the game's name (Rocky River's ``Map`` as
+        ``RockyRiverMap``). These names fill the game's parts of the API:
+
+        - ``View``: an object schema of the keys :meth:`view` adds (``result``,
+          ``options``...), its ``required`` and ``additionalProperties``;
+        - ``Setup``: an object schema of the create body's :attr:`setup_keys`;
+        - ``Result``: the ``result`` of a view, as a viewer may see it;
+        - ``MatchFile``: the match file of :meth:`document` (``export``);
+        - ``Audit``: what :meth:`audit` gives.
+
+        The order bodies (from :attr:`phases`), settings (from :attr:`settings`)
+        and players (from ``min_players``/``max_players``) are made without
+        this. Default: none, so those parts are any JSON object."""
+        return {}
+
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 _BUILTIN = {"rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver"}

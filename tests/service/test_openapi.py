@@ -1,11 +1,13 @@
-"""The OpenAPI description of the JSON API (referee/web/openapi.json): it is a
-valid OpenAPI 3 document, it is served at /api/openapi.json, it names every
-route of the API blueprint, and Schemathesis finds no 500 and no response that
-breaks it, for every operation, with real matches and real tokens.
+"""The OpenAPI description of the JSON API (``openapi_document()``: the base in
+referee/web/openapi.json with the per-game parts made from the registered
+rulesets): it is a valid OpenAPI 3 document, it is served at /api/openapi.json,
+it names every route of the API blueprint, and Schemathesis finds no 500 and no
+response that breaks it, for every operation, with real matches and real tokens.
 
 Schemathesis runs in-process against the Flask app (its WSGI transport), on
-SQLite only, derandomized and with a small number of examples per operation so
-that the whole file takes well under a minute.
+SQLite and on PostgreSQL (skipped when no server answers, as in conftest.py),
+derandomized and with a small number of examples per operation so that the
+whole file takes well under a minute.
 """
 
 from __future__ import annotations
@@ -25,18 +27,20 @@ from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from referee.web import create_app
-from referee.web.api import OPENAPI
+from referee.web.api import openapi_document
+
+from .conftest import drop_schemas, postgres_schema
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FULL_GAME = json.loads((GOLDEN / "01-full-game.match.json").read_text())
 KIND = {"draft": "draft", "mapping": "placements", "rafting": "votes"}
 MAX_EXAMPLES = 30  # per operation: the whole file runs in about 20 s
 
-schema = schemathesis.openapi.from_path(str(OPENAPI))
+schema = schemathesis.openapi.from_dict(openapi_document())
 
 
 def test_the_description_is_valid_openapi_and_served(tmp_path: Path) -> None:
-    doc = json.loads(OPENAPI.read_text())
+    doc = openapi_document()
     validate(doc)  # raises on any error
     assert doc["openapi"].startswith("3.")
     app = create_app(
@@ -90,6 +94,7 @@ class World:
     mapping round is open (orders can be sent); tokens follow re-issues."""
 
     app: Flask
+    db: str
     client: FlaskClient
     finished: Match
     live: Match
@@ -154,25 +159,34 @@ def new_match(client: FlaskClient, rounds: int) -> Match:
     return match
 
 
-@pytest.fixture(scope="module")
-def api_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Match]]:
-    db = tmp_path_factory.mktemp("schemathesis") / "referee.db"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def api_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Flask, Match]]:
+    schemas: list[str] = []
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 'referee.db'}"
+    else:
+        schema, url = postgres_schema()
+        schemas.append(schema)
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE_URL": f"sqlite:///{db}",
+            "DATABASE_URL": url,
             "SECRET_KEY": "schemathesis",
             # wrong tokens are sent on purpose: keep the limiter on, far from its limit
             "RATELIMIT_FAILED_TOKENS": "100000 per minute",
         }
     )
     finished = new_match(app.test_client(), rounds=5)
+    app.config["TEST_DB"] = request.param
     yield app, finished
     app.extensions["referee"].engine.dispose()
+    drop_schemas(schemas)
 
 
 WORLD: list[World] = []  # the current test's world, for the auth provider
-SEEN: dict[str, set[int]] = {}  # the statuses each operation answered
+SEEN: dict[tuple[str, str], set[int]] = {}  # the statuses of each (database, operation)
 
 
 @pytest.fixture
@@ -180,7 +194,7 @@ def world(api_app: tuple[Flask, Match]) -> Iterator[World]:
     """A fresh live match for each operation (the finished one is shared)."""
     app, finished = api_app
     client = app.test_client()
-    WORLD.append(World(app, client, finished, new_match(client, rounds=1)))
+    WORLD.append(World(app, app.config["TEST_DB"], client, finished, new_match(client, rounds=1)))
     yield WORLD[-1]
     WORLD.clear()
 
@@ -224,24 +238,26 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
     case.operation.app = case.operation.schema.app = world.app
     response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
     assert response.status_code < 500
-    SEEN.setdefault(case.operation.label, set()).add(response.status_code)
+    SEEN.setdefault((world.db, case.operation.label), set()).add(response.status_code)
     if match is not None:
         world.follow(case, match, response)
 
 
 def test_every_operation_was_exercised_with_success_and_refusals() -> None:
-    """Runs after the Schemathesis tests: each operation answered at least once
-    with success (so its 2xx body was checked against the description) and,
-    for those needing a token, with 401 and 403."""
+    """Runs after the Schemathesis tests: on each database they ran on, each
+    operation answered at least once with success (so its 2xx body was checked
+    against the description) and, for those needing a token, with 401 and 403."""
     operations = {
         f"{method.upper()} {path}": item[method]
-        for path, item in json.loads(OPENAPI.read_text())["paths"].items()
+        for path, item in openapi_document()["paths"].items()
         for method in item
     }
-    if set(SEEN) != set(operations):
+    databases = sorted({db for db, _ in SEEN})
+    if not databases or any({(db, op) for op in operations} - set(SEEN) for db in databases):
         pytest.skip("run with the Schemathesis tests of this file")
-    for label, operation in operations.items():
-        statuses = SEEN[label]
-        assert any(200 <= s < 300 for s in statuses), (label, statuses)
-        if operation["security"] == [{"bearerAuth": []}]:
-            assert {401, 403} <= statuses, (label, statuses)
+    for db in databases:
+        for label, operation in operations.items():
+            statuses = SEEN[db, label]
+            assert any(200 <= s < 300 for s in statuses), (db, label, statuses)
+            if operation["security"] == [{"bearerAuth": []}]:
+                assert {401, 403} <= statuses, (db, label, statuses)

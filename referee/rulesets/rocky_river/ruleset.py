@@ -202,6 +202,15 @@ class RockyRiver(Ruleset):
             return 0
         return 1 + ("placements" in document) + len(document.get("votes") or [])
 
+    def openapi_components(self) -> dict[str, Any]:
+        """Rocky River's schemas (view, map, result, match file, audit...), kept
+        in openapi.json beside this module."""
+        from pathlib import Path
+
+        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
+        schemas: dict[str, Any] = json.loads(text)["schemas"]
+        return schemas
+
     # ---- what people see ----------------------------------------------
 
     def view(
