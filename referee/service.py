@@ -35,7 +35,7 @@ from referee.matchfile import seed_digest
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.names import name_fault
 from referee.orderschema import check_against_schema
-from referee.ruleset import GameState, Phase, Ruleset, Setup, Step, get_ruleset
+from referee.ruleset import GameState, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
 
 # the settings of every match, whatever its game (a game adds its own)
@@ -92,14 +92,7 @@ _ROUND_RESULT = select(Round.result).where(
 _ROUND_SEATS = select(Order.seat).where(
     col(Order.match_id) == bindparam("match_id"), col(Order.round_number) == bindparam("number")
 )
-_OPEN_PHASE = (
-    select(Match.ruleset, Round.phase, Round.status)
-    .outerjoin(
-        Round,
-        (col(Round.match_id) == col(Match.id)) & (col(Round.number) == col(Match.rounds_opened)),
-    )
-    .where(col(Match.id) == bindparam("match_id"))
-)
+_MATCH_RULESET = select(Match.ruleset).where(col(Match.id) == bindparam("match_id"))
 _MATCH_SETUP = select(Match.setup).where(col(Match.id) == bindparam("match_id"))
 _MATCH_SEED = select(Match.seed).where(col(Match.id) == bindparam("match_id"))
 _SEATS_OF = (
@@ -315,6 +308,7 @@ class Referee:
             else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
         self._setups: dict[str, Setup] = {}  # match id -> its set-up (never changes)
+        self._rulesets: dict[str, str] = {}  # match id -> its ruleset's name (never changes)
         self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
 
     # ---- reading -------------------------------------------------------
@@ -373,15 +367,18 @@ class Referee:
             row = conn.execute(_FIND_TOKEN, {"digest": digest}).first()
         return (str(row[0]), row[1]) if row is not None else None
 
-    def open_phase(self, match_id: str) -> tuple[Ruleset, Phase | None]:
-        """A match's ruleset and the phase of its latest round if it is open (one
-        cheap read, for checking an order's shape before sending it)."""
-        with self._single_read.connect() as conn:
-            row = conn.execute(_OPEN_PHASE, {"match_id": match_id}).first()
-        if row is None:
-            raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
-        rules = get_ruleset(row.ruleset)
-        return rules, rules.phase(row.phase) if row.status == "open" else None
+    def ruleset_of(self, match_id: str) -> Ruleset:
+        """A match's ruleset (it never changes), read once per process."""
+        name = self._rulesets.get(match_id)
+        if name is None:
+            with self._single_read.connect() as conn:
+                name = conn.execute(_MATCH_RULESET, {"match_id": match_id}).scalar()
+            if name is None:
+                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+            if len(self._rulesets) > 10000:
+                self._rulesets.clear()
+            self._rulesets[match_id] = name
+        return get_ruleset(name)
 
     def match_ids(self) -> list[str]:
         with read(self.engine) as session:
