@@ -33,6 +33,7 @@ STATUS_BY_CODE = {
     "picture/not_yet": 404,
     "round/closed": 409,
     "round/already_open": 409,
+    "step/not_acting": 409,  # the seat acts in another step, not this one
     "match/finished": 409,
     "match/not_finished": 409,
     "match/paused": 409,

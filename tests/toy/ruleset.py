@@ -1,0 +1,233 @@
+"""High Card behind :class:`referee.ruleset.Ruleset`: the glue between the
+referee and the rules in :mod:`toy.rules`. docs/adding-a-game.md walks
+through this file method by method."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from referee.errors import Problem, RuleError
+from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
+
+from . import rules
+
+# the shape of a card order; check_order says the rest (x-code: the refusal code
+# the API gives a value without this shape, the same as check_order's)
+CARD_SCHEMA: dict[str, Any] = {
+    "description": "a card number (1..30)",
+    "type": "integer",
+    "x-code": "toy/not_a_card",
+}
+
+
+class Toy(Ruleset):
+    name = rules.RULESET
+    title = "High Card"
+    min_players = rules.MIN_SEATS
+    max_players = rules.MAX_SEATS
+    phases = (
+        Phase("play", "card", {**CARD_SCHEMA, "description": "the card of your hand you play"}),
+        Phase("pick", "pick", {**CARD_SCHEMA, "description": "the played card you take"}),
+    )
+    settings: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            "double",
+            "The highest card of each trick scores double",
+            "flag",
+            False,
+            help="for whoever takes it",
+        ),
+    )
+    setup_keys = ("hand_size",)
+    refusal_codes = rules.REFUSAL_CODES | rules.SHARED_CODES  # for the conformance suite
+
+    # ---- set-up --------------------------------------------------------
+
+    def check_setup(self, body: Mapping[str, Any], players: Any) -> Setup:
+        problems: list[Problem] = []
+        checked: list[dict[str, Any]] = []
+        hand_size = rules.DEFAULT_HAND_SIZE
+        try:
+            checked = rules.check_players(players)
+        except RuleError as exc:
+            problems += exc.problems
+        try:
+            hand_size = rules.check_hand_size(body.get("hand_size"))
+        except RuleError as exc:
+            problems += exc.problems
+        if problems:
+            raise RuleError(problems)
+        return Setup(players=checked, data={"hand_size": hand_size})
+
+    # ---- play ----------------------------------------------------------
+
+    def document(
+        self,
+        setup: Setup,
+        settings: Mapping[str, Any],
+        seed: str | None,
+        closed: Sequence[Mapping[int, Any]],
+        host_entered: Sequence[tuple[int, int]] = (),
+    ) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "ruleset": rules.RULESET,
+            "players": [{k: p[k] for k in rules.PLAYER_KEYS} for p in setup.players],
+            "hand_size": setup.data["hand_size"],
+            "settings": {s.key: settings.get(s.key, s.default) for s in self.settings},
+            "seed": seed,
+            "orders": [
+                {str(seat): order for seat, order in sorted(step.items()) if order is not None}
+                for step in closed
+            ],
+        }
+        if host_entered:
+            doc["host_entered"] = [{"step": n, "seat": s} for n, s in host_entered]
+        return doc
+
+    def resolve(self, document: Any, details: bool = False, *, stored: bool = False) -> Any:
+        state = rules.play_file(document, stored=stored)
+        return state if details else rules.public_result(state)
+
+    def replay(
+        self,
+        setup: Setup,
+        settings: Mapping[str, Any],
+        seed: str,
+        closed: Sequence[Mapping[int, Any]],
+        host_entered: Sequence[tuple[int, int]] = (),
+    ) -> Any:
+        if not closed:  # the start: the cards dealt, nothing played
+            return rules.start(setup.seats, setup.data["hand_size"], seed)
+        return super().replay(setup, settings, seed, closed, host_entered)
+
+    def upcoming(self, state: GameState) -> list[Step]:
+        # titles hold no user text (no names): they are shown in many places
+        out = []
+        for i, (phase, trick, acting) in enumerate(rules.coming(state.data)):
+            title = f"Trick {trick}: play" if phase == "play" else f"Trick {trick}: pick"
+            if phase == "pick":
+                title += f" (seat {acting[0]})"
+            out.append(Step(state.closed + 1 + i, phase, title, acting))
+        return out
+
+    def check_order(self, state: GameState, step: Step, seat: int, order: Any) -> Any:
+        return rules.check_card(state.data, step.phase, seat, order)
+
+    def closed_steps(self, document: Any) -> int:
+        orders = document.get("orders") if isinstance(document, Mapping) else None
+        return len(orders) if isinstance(orders, list) else 0
+
+    # ---- what people see ----------------------------------------------
+
+    def view(
+        self,
+        state: GameState,
+        viewer: Viewer,
+        *,
+        revealed: bool,
+        open_step: Step | None,
+    ) -> dict[str, Any]:
+        data = state.data
+        if viewer.kind == "host" or revealed:
+            result = dict(data)
+        else:
+            result = rules.public_result(data)
+            if viewer.kind == "seat":
+                result["hand"] = data["hands"][str(viewer.seat)]
+        out: dict[str, Any] = {"result": result}
+        seat = viewer.seat
+        if viewer.kind == "seat" and open_step is not None and seat in open_step.acting:
+            if open_step.phase == "play":
+                out["options"] = list(data["hands"][str(seat)])
+            else:
+                out["options"] = list(data["tricks"][-1]["table"])
+        return out
+
+    def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
+        m = _Markup(fmt)
+        names = {p["seat"]: m.esc(p["name"]) for p in public_view["players"]}
+        result = public_view["result"]
+        lines = [m.bold(f"{m.esc(public_view['name'])} ({self.title})"), ""]
+        for trick in result["tricks"]:
+            played = ", ".join(f"{names[int(s)]} {c}" for s, c in trick["played"].items())
+            took = ", ".join(f"{names[p['seat']]} took {p['card']}" for p in trick["picks"])
+            lines.append(f"Trick {trick['number']}: {played}. {took}.")
+        scores = ", ".join(f"{names[int(s)]} {v}" for s, v in result["scores"].items())
+        lines += ["", f"Scores: {scores}"]
+        if result["finished"]:
+            lines.append("Won by " + " and ".join(names[s] for s in result["winners"]))
+        else:
+            waiting = [r for r in public_view["rounds"] if r["status"] == "open"]
+            for r in waiting:
+                lines.append(f"Open: {r['title']}, orders from {len(r['submitted'])} seat(s)")
+        return "\n".join(lines) + "\n"
+
+    # ---- tools ---------------------------------------------------------
+
+    def summary(self, document: Any) -> str:
+        state = rules.play_file(document)
+        names = {p["seat"]: p["name"] for p in document["players"]}
+        out = [f"High Card, {len(names)} players, {state['steps']} steps"]
+        for trick in state["tricks"]:
+            played = ", ".join(f"{names[int(s)]} {c}" for s, c in trick["played"].items())
+            took = ", ".join(f"{names[p['seat']]} {p['card']}" for p in trick["picks"])
+            out.append(f"Trick {trick['number']}: played {played}; taken: {took}")
+        out.append(
+            "Scores: " + ", ".join(f"{names[int(s)]} {v}" for s, v in state["scores"].items())
+        )
+        if state["finished"]:
+            out.append("Winner(s): " + ", ".join(names[s] for s in state["winners"]))
+        return "\n".join(out) + "\n"
+
+    def demo(self, players: int | None = None) -> Demo:
+        """A demo of ``players`` seats (3 unless given). Its ``steps`` hold no
+        orders: every order depends on the secret deal, so none can be written
+        before the seed is drawn (players choose from their ``options``)."""
+        count = 3 if players is None else players
+        if not rules.MIN_SEATS <= count <= rules.MAX_SEATS:
+            raise RuleError.single(
+                "demo/bad_players", f"{self.title} is for 2 to 6 players, not {players}"
+            )
+        names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+        return Demo(
+            name=f"Demo: {self.title}",
+            setup={"hand_size": rules.DEFAULT_HAND_SIZE},
+            players=[{"seat": i + 1, "name": names[i], "garnets": 0} for i in range(count)],
+            settings={"deadline_hours": 48, "close_early": False, "double": False},
+            steps=[],
+        )
+
+
+# ---- forum posts: user text shown as itself ------------------------------------
+
+_OFF_LINE = {c: " " for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
+_BIDI = {c: None for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+_MD_BACKSLASH = frozenset("\\`*_{}[]()>#+-.!")
+_MD = {
+    ord(c): (f"\\{c}" if c in _MD_BACKSLASH else f"&#{ord(c)};")
+    for c in map(chr, range(0x21, 0x7F))
+    if not c.isalnum()
+}
+_BB = {ord("["): "(", ord("]"): ")"}
+_AUTOLINK = re.compile(r"([.:@])")
+
+
+class _Markup:
+    """Markdown or BBCode. ``esc`` keeps user text on one line and shows it as
+    itself: Markdown punctuation escaped, BBCode brackets made round, and a
+    WORD JOINER before ``.``, ``:`` and ``@`` so no forum links it."""
+
+    def __init__(self, fmt: str) -> None:
+        if fmt not in ("markdown", "bbcode"):
+            raise RuleError.single("post/bad_format", f"no post format {fmt!r}")
+        self.fmt = fmt
+
+    def esc(self, text: object) -> str:
+        one_line = str(text).translate({**_OFF_LINE, **_BIDI})
+        s = _AUTOLINK.sub("\u2060\\1", one_line)
+        return s.translate(_MD if self.fmt == "markdown" else _BB)
+
+    def bold(self, text: str) -> str:
+        return f"**{text}**" if self.fmt == "markdown" else f"[b]{text}[/b]"
