@@ -23,6 +23,7 @@ def create_demo(
         players=demo.players,
         settings=demo.settings,
         ruleset=game,
+        seed=demo.seed,
     )
     for orders in demo.steps[:play]:
         svc.open_round(created.match_id)

@@ -137,6 +137,9 @@ class Demo:
     players: list[dict[str, Any]]
     settings: dict[str, Any]
     steps: list[dict[int, JSON]]
+    # the match's seed: a game whose orders depend on a secret deal needs a known
+    # one for its demo orders to be legal; None gives a random seed, as for a match
+    seed: str | None = None
 
 
 SettingKind = Literal["flag", "choice", "order", "names"]
