@@ -4,22 +4,24 @@ The forms only carry input: every rule is checked by the service layer
 (:class:`referee.service.Referee`), whose problems the pages show next to the
 field each concerns. So the fields here are deliberately lenient (numbers are
 read as text) and have no validators of their own beyond the CSRF token.
+
+Everything here serves any game: a game's own forms (order forms, set-up
+fields) are in its package, e.g. ``referee/rulesets/<game>/forms.py``.
 """
 
 from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm
-from forms.match import CreateMatchForm, PlayerForm
-from forms.orders import DraftForm, ListField, choices, mapping_form, rafting_form
+from forms.match import CreateMatchForm, PlayerForm, create_match_form
+from forms.orders import JsonOrderForm, OrderBaseForm, choices
 
 __all__ = [
     "ActionForm",
     "CreateMatchForm",
     "DeadlineForm",
-    "DraftForm",
-    "ListField",
+    "JsonOrderForm",
     "OpenRoundForm",
+    "OrderBaseForm",
     "PlayerForm",
     "ReissueForm",
     "choices",
-    "mapping_form",
-    "rafting_form",
+    "create_match_form",
 ]

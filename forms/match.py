@@ -1,14 +1,24 @@
-"""Creating a match: its name, map, three players and settings."""
+"""Creating a match of any game: its name, its players, the settings every
+match has and the game's own settings, built per game by :func:`create_match_form`.
+
+The game's set-up fields (its ``setup_keys``, such as a board to play on) come
+from the game's web part (:class:`referee.web.game.GameWeb.setup_fields`), so
+nothing here knows any one game.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from typing import Any
+
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     FieldList,
     Form,
     FormField,
+    HiddenField,
     PasswordField,
     SelectField,
     StringField,
@@ -16,7 +26,22 @@ from wtforms import (
     TextAreaField,
 )
 
-SEAT_COUNT = 3
+from forms.orders import choices
+from referee.ruleset import Setting
+
+# the fields of every create form: a game setting or set-up field may not use these names
+RESERVED = frozenset(
+    (
+        "csrf_token",
+        "game",
+        "name",
+        "players",
+        "deadline_hours",
+        "close_early",
+        "admin_key",
+        "create",
+    )
+)
 
 
 def _strip(value: object) -> object:
@@ -24,21 +49,69 @@ def _strip(value: object) -> object:
 
 
 class PlayerForm(Form):  # type: ignore[misc]  # wtforms is untyped
-    """One seat: a display name and a whole number of garnets (R1)."""
+    """One seat: a display name and a whole number of garnets."""
 
     name = StringField("Name", filters=[_strip])
     garnets = StringField("Garnets", default="0", filters=[_strip])
 
 
 class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
+    """What every create form has; :func:`create_match_form` adds the player
+    rows and the game's own fields."""
+
+    game = HiddenField()
     name = StringField("Match name", filters=[_strip])
-    bundled_map = SelectField("Bundled map", validate_choice=False)
-    map_file = FileField("Upload a map file (JSON)")
-    map_json = TextAreaField("Or paste a map (JSON)")
-    players = FieldList(FormField(PlayerForm), min_entries=SEAT_COUNT, max_entries=SEAT_COUNT)
     deadline_hours = StringField("Deadline of each round, in hours", default="48", filters=[_strip])
-    publish_totals = BooleanField("Publish every slot total once mapping has closed")
-    close_early = BooleanField("Close a round as soon as all three players have sent an order")
+    close_early = BooleanField(
+        "Close a round as soon as every player who acts in it has sent an order"
+    )
     admin_key = PasswordField("Admin key of this server")
-    check_map = SubmitField("Check the map only")
     create = SubmitField("Create the match")
+
+
+def setting_field_name(setting: Setting) -> str:
+    """The create form's field of a game setting: its key, unless that is one of
+    the form's own names."""
+    return f"setting_{setting.key}" if setting.key in RESERVED else setting.key
+
+
+def setting_field(setting: Setting) -> Any:
+    """A form field for a game setting: a checkbox for a flag, a select for a
+    choice, a line of comma-separated ids for an order, JSON for names."""
+    if setting.kind == "flag":
+        return BooleanField(setting.label, default=bool(setting.default))
+    if setting.kind == "choice":
+        return SelectField(
+            setting.label,
+            choices=choices((c, c) for c in setting.choices),
+            default=setting.default,
+            validate_choice=False,
+        )
+    if setting.kind == "order":
+        default = ", ".join(str(v) for v in setting.default or ())
+        return StringField(setting.label, default=default, filters=[_strip])
+    return TextAreaField(setting.label, default=json.dumps(setting.default or {}))
+
+
+def create_match_form(
+    seats: int,
+    settings: tuple[Setting, ...] = (),
+    extra: Mapping[str, Any] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> type[CreateMatchForm]:
+    """The create form of a game: ``seats`` player rows, a field per game
+    setting, the game's set-up fields ``extra`` (unbound fields by name) and
+    other ``labels`` for the shared fields (e.g. ``close_early``)."""
+    fields: dict[str, Any] = {
+        "players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats),
+    }
+    for key, label in (labels or {}).items():
+        shared = getattr(CreateMatchForm, key)
+        fields[key] = shared.field_class(label, *shared.args[1:], **shared.kwargs)
+    for setting in settings:
+        fields[setting_field_name(setting)] = setting_field(setting)
+    for key, value in (extra or {}).items():
+        if key in RESERVED:
+            raise ValueError(f"a game's set-up field may not be called {key!r}")
+        fields[key] = value
+    return type("GameCreateMatchForm", (CreateMatchForm,), fields)

@@ -1,84 +1,34 @@
-"""Order forms, one per phase: the draft ranking, placements and votes.
+"""What every order form shares, whatever the game: the number of the round it
+was written for (so an order for a round that has since closed is refused),
+and the generic order form of a game without web parts of its own: the order
+as JSON in one text box, checked against its phase's schema and then by the
+game's rules (see :mod:`referee.web.game`).
 
-The mapping and rafting forms depend on the match (the cards in hand, the
-forks of a segment), so they are built per request by :func:`mapping_form`
-and :func:`rafting_form`. Every order form carries the number of the round it
-was made for, so an order for a round that has since closed is refused.
+A game's own order forms (built per request, since they depend on the match)
+subclass :class:`OrderBaseForm`; they live in the game's package.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, RadioField, SelectChoice, SelectField, TextAreaField
-from wtforms.widgets import HiddenInput
-
-DIRECTION_CHOICES = [SelectChoice("L", "Left"), SelectChoice("R", "Right")]
+from wtforms import HiddenField, SelectChoice, TextAreaField
 
 
-class ListField(Field):  # type: ignore[misc]  # wtforms is untyped
-    """Every value sent under one name, in the order sent (a drag-sorted list)."""
+class OrderBaseForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
+    """Every order form: the CSRF token and the round it was written for."""
 
-    widget = HiddenInput()
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        self.data = [str(v) for v in valuelist]
-
-    def _value(self) -> str:
-        return ""
-
-
-class _OrderForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     round = HiddenField()
 
 
-class DraftForm(_OrderForm):
-    """R5: all 27 cards, most wanted first. ``ranking`` is the ordered list (one
-    value per card, reordered by dragging); ``ranking_text`` is the plain text
-    fallback (``J, T, S, ...``) and wins when it is not empty."""
+class JsonOrderForm(OrderBaseForm):
+    """The order as JSON text: the value the API takes under the phase's key."""
 
-    ranking = ListField("Your ranking")
-    ranking_text = TextAreaField("Or type your ranking")
+    order = TextAreaField("Your order (JSON)")
 
 
 def choices(pairs: Iterable[tuple[str, str]]) -> list[Any]:
     """``(value, label)`` pairs as the choices of a select field."""
     return [SelectChoice(value, label) for value, label in pairs]
-
-
-def place_field(card: str) -> str:
-    """The name of the field that places ``card``."""
-    return f"place_{card}"
-
-
-def vote_field(index: int) -> str:
-    """The name of the field of the ``index``-th (0-based) fork's direction."""
-    return f"vote_{index}"
-
-
-def mapping_form(cards: Sequence[tuple[str, str, Sequence[tuple[str, str, str]]]]) -> type[Any]:
-    """A placement form: one select per ``(card, label, [(branch_id, label, group), ...])``;
-    the branches are grouped (``<optgroup>``) by ``group``, e.g. their fork."""
-    fields: dict[str, Any] = {
-        place_field(card): SelectField(
-            label,
-            choices=[
-                SelectChoice("", "choose a branch"),
-                *[SelectChoice(value, text, optgroup=group) for value, text, group in choices],
-            ],
-            validate_choice=False,
-        )
-        for card, label, choices in cards
-    }
-    return type("MappingForm", (_OrderForm,), fields)
-
-
-def rafting_form(count: int) -> type[Any]:
-    """A rafting form: one left/right choice for each of the segment's ``count`` forks."""
-    fields: dict[str, Any] = {
-        vote_field(k): RadioField(f"Fork {k + 1}", choices=DIRECTION_CHOICES, validate_choice=False)
-        for k in range(count)
-    }
-    return type("RaftingForm", (_OrderForm,), fields)

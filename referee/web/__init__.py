@@ -4,7 +4,7 @@
   forum post;
 - ``host``: the host's dashboard and actions behind the private host link;
 - ``player``: a seat's page and order forms behind its private link;
-- ``pictures``: the public map and results pictures (SVG and PNG) for forums;
+- ``pictures``: the public pictures each game draws (SVG and PNG) for forums;
 - ``api``: the JSON API of API.md.
 
 Every blueprint is thin: it reads input, calls :class:`referee.service.Referee`
@@ -157,7 +157,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         elif request.path.startswith("/api/") and (
             request.method != "GET" or "Authorization" in request.headers
         ):
-            # answers carrying tokens, orders or a seat's hand are kept by no cache
+            # answers carrying tokens, orders or a seat's private view are kept by no cache
             response.headers["Cache-Control"] = "no-store"
         return response
 

@@ -31,6 +31,7 @@ STATUS_BY_CODE = {
     "auth/forbidden": 403,
     "match/not_found": 404,
     "picture/not_yet": 404,
+    "picture/unknown": 404,
     "round/closed": 409,
     "round/already_open": 409,
     "step/not_acting": 409,  # the seat acts in another step, not this one

@@ -31,9 +31,9 @@ from referee.web.common import (
     parse_deadline,
     status_for,
 )
-from referee.web.pages import form_problems, group_problems, now
+from referee.web.game import web_for
+from referee.web.pages import form_problems, group_problems, now, view_context
 from referee.web.player import order_form, submit
-from referee.web.rocky_river import known_totals, match_context
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -91,7 +91,7 @@ def _dashboard(
 ) -> ResponseReturnValue:
     state = referee().state(match_id)
     view = view_for(state, Viewer.host())
-    context = match_context(view)
+    context = view_context(view)
     forms = forms or {}
     reissue = forms.get("reissue") or ReissueForm(formdata=None)
     reissue.who.choices = choices(
@@ -209,11 +209,12 @@ def close(token: str) -> ResponseReturnValue:
 
 @bp.post("/<token>/reveal")
 def reveal(token: str) -> ResponseReturnValue:
+    rules = referee().ruleset_of(match_of(token))
     return _simple(
         token,
         "reveal",
         referee().reveal,
-        "Full reveal: draft lists, hands, placements and receipts' salts are now public.",
+        f"Full reveal: {web_for(rules).reveal_what} and receipts' salts are now public.",
     )
 
 
@@ -226,17 +227,10 @@ def preview(token: str) -> ResponseReturnValue:
     except RuleError as exc:
         return _dashboard(token, match_id, action="close", exc=exc)
     view = view_for(found.state, Viewer.host())
-    context = match_context(view)
     shown = preview_for(found)
     if shown["resolved"]:  # only orders the host entered: the whole resolution
-        result = shown["result"]
-        known, passed = known_totals(result)
-        context.update(
-            view={**view, "closed_rounds": shown["round"]},
-            result=result,
-            known_totals=known,
-            passed=passed,
-        )
+        view = {**view, "closed_rounds": shown["round"], "result": shown["result"]}
+    context = view_context(view, draw=False)
     return render_template("host/preview.html", token=token, preview=shown, **context)
 
 
@@ -247,7 +241,7 @@ def enter_order(token: str, seat: int) -> ResponseReturnValue:
     if seat not in state.setup.seats:
         abort(404, description="This match has no such seat.")
     view = view_for(state, Viewer.host())
-    context = match_context(view)
+    context = view_context(view)
     exc: RuleError | None = None
     if request.method == "POST":
         built, receipt, exc = submit(match_id, view, context, seat, host=True)
@@ -282,7 +276,8 @@ def reissue(token: str) -> ResponseReturnValue:
     try:
         _checked(form)
         who = form.who.data
-        if who not in ("host", "1", "2", "3"):
+        seats = referee().state(match_id).setup.seats
+        if who not in ("host", *(str(s) for s in seats)):
             raise RuleError.single(
                 "seat/unknown", "choose the host or a seat whose link to re-issue", "who"
             )
@@ -337,13 +332,14 @@ def audit(token: str) -> ResponseReturnValue:
     match_id = match_of(token)
     state = referee().state(match_id)
     view = view_for(state, Viewer.host())
+    page = {"token": token, "view": view, "game": web_for(state.ruleset)}
     try:
         report = referee().audit(match_id)
     except RuleError as exc:
         return render_template(
-            "host/audit.html", token=token, view=view, report=None, problems=exc.problems
+            "host/audit.html", **page, report=None, problems=exc.problems
         ), status_for(exc)
-    return render_template("host/audit.html", token=token, view=view, report=report, problems=())
+    return render_template("host/audit.html", **page, report=report, problems=())
 
 
 @bp.get("/<token>/export")

@@ -1,12 +1,13 @@
 """Helpers every HTML page shares, for any game: the service's clock, times and
 "time left" for people, signed numbers, problems grouped by form field, and
-the part of a match page's context that does not depend on the game.
+the context of a match page (the shared part, then the game's own from its
+:class:`referee.web.game.GameWeb`).
 
 The JSON API does not use these (it shares :mod:`referee.web.common` with the
 pages). The helpers templates call (``time_left``, ``signed``, the ``utc``
 filter) are given to every template of the app by :func:`template_helpers`,
-which the app factory calls once. What is Rocky River's own (its map, cards
-and known totals) is in :mod:`referee.web.rocky_river`, not here.
+which the app factory calls once. What only one game knows is in that game's
+web module (see :mod:`referee.web.game`), never here.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from markupsafe import Markup
 from referee.errors import Problem
 from referee.ruleset import get_ruleset
 from referee.web import referee
+from referee.web.game import web_for
 
 __all__ = [
     "form_problems",
@@ -121,10 +123,11 @@ def form_problems(form: Any) -> list[Problem]:
 # ---- a match page ------------------------------------------------------------
 
 
-def view_context(view: dict[str, Any]) -> dict[str, Any]:
-    """What every match page needs besides the view, whatever the game: the
-    players' names, the current, open and next rounds, the result and the
-    ruleset's pictures of this view."""
+def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
+    """What every match page needs besides the view: the players' names, the
+    current, open and next rounds, the result, the ruleset's pictures of this
+    view (by name; with ``draw`` False, none), the game's web parts as ``game``
+    and the context those add (:meth:`referee.web.game.GameWeb.page_context`)."""
     names = {int(p["seat"]): p["name"] for p in view["players"]}
     rounds = view["rounds"]
     current = rounds[view["current_round"] - 1] if view["current_round"] else None
@@ -133,8 +136,9 @@ def view_context(view: dict[str, Any]) -> dict[str, Any]:
     if open_round is None and not view["finished"]:
         next_round = next((r for r in rounds if r["status"] == "pending"), None)
     rules = get_ruleset(view["ruleset"])
-    pictures = {name: draw(view) for name, draw in rules.pictures().items()}
-    return {
+    drawn = {name: draw_it(view) for name, draw_it in rules.pictures().items()} if draw else {}
+    game = web_for(rules)
+    context: dict[str, Any] = {
         "view": view,
         "names": names,
         "result": view.get("result") or {},
@@ -142,7 +146,8 @@ def view_context(view: dict[str, Any]) -> dict[str, Any]:
         "open_round": open_round,
         "next_round": next_round,
         # pictures drawn from this view only; the ruleset escapes every text in them
-        "pictures": {k: Markup(svg) for k, svg in pictures.items() if svg is not None},
-        "map_picture": Markup(pictures["map"]) if pictures.get("map") else None,
-        "results_picture": Markup(pictures["results"]) if pictures.get("results") else None,
+        "pictures": {k: Markup(svg) for k, svg in drawn.items() if svg is not None},
+        "game": game,
     }
+    context.update(game.page_context(view, context))
+    return context

@@ -1,13 +1,14 @@
-"""Public pictures of a match for forums and other sites: the map and the results
-as SVG and as PNG (the PNG is rendered from the same SVG with cairosvg).
+"""Public pictures of a match for forums and other sites: each picture its ruleset
+draws (:meth:`referee.ruleset.Ruleset.pictures`), at ``/matches/<id>/<name>.svg``
+and ``.png`` (the PNG is rendered from the same SVG with cairosvg).
 
-Made from the *public* view only (R11), through the match's ruleset, so a
+Made from the *public* view only, through the match's ruleset, so a
 picture never shows more than the public page. Each response carries an ETag
 of the match's version and may be kept for a minute.
 
 A PNG's cost is bounded: it is scaled down to at most :data:`MAX_PNG_SIDE`
 pixels a side and :data:`MAX_PNG_PIXELS` in all (cairo cannot even make an
-image over 32,767 pixels a side: a 200-fork map answered 500), and a picture
+image over 32,767 pixels a side: the picture of a board that big answered 500), and a picture
 that still cannot be drawn is refused with ``picture/too_big``, never a 500.
 """
 
@@ -76,19 +77,19 @@ def svg_to_png(svg: str) -> bytes:
     return png
 
 
-def _picture(match_id: str, kind: str, fmt: str) -> ResponseReturnValue:
+def _picture(match_id: str, name: str, fmt: str) -> ResponseReturnValue:
     state = referee().state(match_id)
+    draw = state.ruleset.pictures().get(name)
+    if draw is None:
+        raise RuleError.single("picture/unknown", f"this match has no {name} picture")
     view = view_for(state, Viewer.public())
-    etag = f"{match_id}-{view['version']}-{kind}-{fmt}"
+    etag = f"{match_id}-{view['version']}-{name}-{fmt}"
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        draw = state.ruleset.pictures().get(kind)
-        if draw is None:
-            raise RuleError.single("picture/unknown", f"this match has no {kind} picture")
         svg = draw(view)
         if svg is None:
-            raise RuleError.single("picture/not_yet", state.ruleset.picture_pending(kind))
+            raise RuleError.single("picture/not_yet", state.ruleset.picture_pending(name))
         if fmt == "png":
             response = Response(svg_to_png(svg), mimetype="image/png")
         else:
@@ -98,21 +99,13 @@ def _picture(match_id: str, kind: str, fmt: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/matches/<match_id>/map.svg")
-def map_svg(match_id: str) -> ResponseReturnValue:
-    return _picture(match_id, "map", "svg")
+@bp.get("/matches/<match_id>/<name>.svg")
+def svg(match_id: str, name: str) -> ResponseReturnValue:
+    """A picture as SVG, by its name in the ruleset's ``pictures()``."""
+    return _picture(match_id, name, "svg")
 
 
-@bp.get("/matches/<match_id>/map.png")
-def map_png(match_id: str) -> ResponseReturnValue:
-    return _picture(match_id, "map", "png")
-
-
-@bp.get("/matches/<match_id>/results.svg")
-def results_svg(match_id: str) -> ResponseReturnValue:
-    return _picture(match_id, "results", "svg")
-
-
-@bp.get("/matches/<match_id>/results.png")
-def results_png(match_id: str) -> ResponseReturnValue:
-    return _picture(match_id, "results", "png")
+@bp.get("/matches/<match_id>/<name>.png")
+def png(match_id: str, name: str) -> ResponseReturnValue:
+    """A picture as PNG; drawing one counts towards RATELIMIT_PICTURES."""
+    return _picture(match_id, name, "png")

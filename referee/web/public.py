@@ -3,8 +3,8 @@ page and its forum post.
 
 Every page about a match is rendered from :func:`referee.views.view_for`, never
 from stored rows. The helpers the pages share are in :mod:`referee.web.pages`
-(Rocky River's own in :mod:`referee.web.rocky_river`); a refusal that is not
-shown on a form is answered by the app's one RuleError handler.
+(a game's own in its web module, see :mod:`referee.web.game`); a refusal that
+is not shown on a form is answered by the app's one RuleError handler.
 """
 
 from __future__ import annotations
@@ -16,20 +16,15 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
-from forms.match import CreateMatchForm
-from forms.orders import choices
+from forms.match import create_match_form, setting_field_name
 from referee.errors import Problem, RuleError
-from referee.jsonio import loads_strict
-from referee.ruleset import Viewer, get_ruleset
-from referee.rulesets.rocky_river.data import DEFAULT_MAP, bundled_map_names
-from referee.rulesets.rocky_river.data import load_bundled_map as _load_bundled_map
-from referee.rulesets.rocky_river.river_map import parse_map
-from referee.service import setting_keys
+from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
+from referee.service import SERVICE_SETTINGS
 from referee.views import view_for
 from referee.web import referee
-from referee.web.common import base_url, check_post_format, check_text, external_url, status_for
-from referee.web.pages import form_problems, group_problems
-from referee.web.rocky_river import match_context
+from referee.web.common import base_url, check_post_format, external_url, status_for
+from referee.web.game import GameWeb, SetupRead, read_settings, web_for
+from referee.web.pages import form_problems, group_problems, view_context
 
 bp = Blueprint("public", __name__)
 
@@ -39,7 +34,27 @@ bp = Blueprint("public", __name__)
 
 @bp.get("/")
 def index() -> str:
-    return render_template("public/index.html")
+    return render_template("public/index.html", games=_games())
+
+
+def _games() -> list[dict[str, Any]]:
+    """Every registered game, for people: name, title, players and web parts."""
+    out = []
+    for name in ruleset_names():
+        rules = get_ruleset(name)
+        out.append({"name": name, "rules": rules, "web": web_for(rules)})
+    return out
+
+
+def default_game() -> str | None:
+    """The game the create form is for when none is chosen: the only one
+    registered, else the one the API creates by default (when registered)."""
+    from referee.web.api import DEFAULT_RULESET
+
+    names = ruleset_names()
+    if len(names) == 1:
+        return names[0]
+    return DEFAULT_RULESET if DEFAULT_RULESET in names else None
 
 
 def _number(text: str | None, default: int | float | str) -> int | float | str:
@@ -56,94 +71,102 @@ def _number(text: str | None, default: int | float | str) -> int | float | str:
         return text
 
 
-def _create_field(p: Problem) -> str:
-    """The create form's field a problem concerns."""
-    field = p.field or ""
-    index = re.fullmatch(r"players\[(\d)\]", field)
-    if index:
-        return f"players-{index.group(1)}"
-    if p.code.startswith(("map/", "json/")) or p.code == "match/bad_map":
-        return "map"
-    if field in setting_keys(get_ruleset("rocky-river")) or field in ("name", "admin_key"):
-        return field
-    return ""
+class _CreatePage:
+    """The create form of one game: its form class and the field each problem concerns."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.web: GameWeb = web_for(rules)
+        self.form_class = create_match_form(
+            rules.max_players,
+            rules.settings,
+            self.web.setup_fields(),
+            self.web.service_labels,
+        )
+        self.rows: list[int] = list(range(rules.max_players))  # form row of each player sent
+        self.game_fields = {s.key: setting_field_name(s) for s in rules.settings}
+        self.settings = [(s, setting_field_name(s)) for s in rules.settings]
+
+    def field_of(self, p: Problem) -> str:
+        """The create form's field a problem concerns ("" for the whole form)."""
+        where = p.field or ""
+        index = re.fullmatch(r"players\[(\d+)\]", where)
+        if index:
+            k = int(index.group(1))
+            return f"players-{self.rows[k] if k < len(self.rows) else k}"
+        setup = self.web.setup_field(p)
+        if setup is not None:
+            return setup
+        if where in self.game_fields:
+            return self.game_fields[where]
+        if where in SERVICE_SETTINGS or where in ("name", "admin_key", "game"):
+            return where
+        return ""
+
+    def players(self, form: Any) -> list[dict[str, Any]]:
+        """The players of the form's rows: every row up to the game's minimum,
+        then only the rows with something in them (a blank row is left out)."""
+        players: list[dict[str, Any]] = []
+        self.rows = []
+        for i, entry in enumerate(form.players.entries):
+            name = entry.form.name.data or ""
+            garnets = (entry.form.garnets.data or "").strip()
+            if i >= self.rules.min_players and not name.strip() and garnets in ("", "0"):
+                continue
+            self.rows.append(i)
+            players.append(
+                {"seat": len(players) + 1, "name": name, "garnets": _number(garnets, "")}
+            )
+        return players
 
 
-def _read_map(form: Any) -> tuple[Any, list[Problem], str]:
-    """The map the host chose: (map_ref or None, problems reading it, source).
-    An uploaded file comes first, then pasted JSON, else the bundled map. An
-    uploaded file's text is put in the paste box, so a refused map can be edited."""
-    upload: Any = form.map_file.data
-    text: str | None = None
-    source = "bundled"
-    if upload is not None and upload.filename:
-        source = "upload"
-        raw = upload.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return None, [Problem("json/invalid", "the map file is not UTF-8 text", "map")], source
-        form.map_json.data = text
-    elif (form.map_json.data or "").strip():
-        source = "paste"
-        text = form.map_json.data
-    if text is None:
-        return form.bundled_map.data or DEFAULT_MAP, [], source
-    try:
-        doc = loads_strict(text, "the map")
-        check_text(doc, "the map", "map/bad_text")
-        return doc, [], source
-    except RuleError as exc:
-        return None, list(exc.problems), source
-
-
-def _balance(map_ref: Any) -> dict[str, Any] | None:
-    """The map's balance and fairness report, or None for a map with problems
-    (those are shown by the form's own check)."""
-    try:
-        report: dict[str, Any] = get_ruleset("rocky-river").setup_report({"map": map_ref})
-    except RuleError:
-        return None
-    return report
-
-
-def _map_problems(map_ref: Any) -> list[Problem]:
-    try:
-        if isinstance(map_ref, str):
-            _load_bundled_map(map_ref)
-        else:
-            parse_map(map_ref)
-    except RuleError as exc:
-        return list(exc.problems)
-    return []
+def _chosen_game() -> str | None:
+    chosen = request.form.get("game") or request.args.get("game")
+    return chosen or default_game()
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_match() -> ResponseReturnValue:
-    form = CreateMatchForm()
-    names = bundled_map_names()
-    form.bundled_map.choices = choices((n, n) for n in names)
+    chosen = _chosen_game()
     admin_key = current_app.config.get("ADMIN_KEY")
-
-    def page(problems: list[Problem], balance: Any = None, checked: bool = False) -> str:
+    games = _games()
+    if chosen is None:  # several games and none chosen: the page offers them
         return render_template(
             "public/new.html",
+            games=games,
+            chosen=None,
+            form=None,
+            problems=[],
+            errors={},
+            need_admin_key=bool(admin_key),
+        )
+    create = _CreatePage(get_ruleset(chosen))
+    web = create.web
+    form = create.form_class()
+
+    def page(problems: list[Problem], report: Any = None, checked: bool = False) -> str:
+        return render_template(
+            "public/new.html",
+            games=games,
+            chosen=create.rules.name,
+            rules=create.rules,
+            game=web,
             form=form,
+            setting_fields=create.settings,
             problems=problems,
-            errors=group_problems(problems, _create_field),
-            balance=balance,
-            map_checked=checked,
+            errors=group_problems(problems, create.field_of),
+            report=report,
+            checked=checked,
             need_admin_key=bool(admin_key),
         )
 
     if not form.is_submitted():
-        form.bundled_map.data = DEFAULT_MAP if DEFAULT_MAP in names else (names or [""])[0]
         return page([])
 
     if not form.validate():
         invalid = form_problems(form)
         return page(invalid), status_for(RuleError(invalid))
-    # the key first, before any work (reading a map, its fairness solves); a wrong
+    # the key first, before any work (reading a set-up, a report's solves); a wrong
     # key counts as a failed attempt, as on the API (referee.web.ratelimit)
     if admin_key and not hmac.compare_digest(
         (form.admin_key.data or "").encode(), str(admin_key).encode()
@@ -151,47 +174,46 @@ def new_match() -> ResponseReturnValue:
         refusal = [
             Problem(
                 "auth/unauthorized",
-                "creating matches or checking maps on this server needs its admin key",
+                "creating matches or checking set-ups on this server needs its admin key",
                 "admin_key",
             )
         ]
         return page(refusal), 401
+    read: SetupRead = web.read_setup(form)
     problems: list[Problem] = []
-    map_ref, read_problems, source = _read_map(form)
-    if form.check_map.data:
-        problems += read_problems or (_map_problems(map_ref) if map_ref is not None else [])
-        balance = _balance(map_ref) if map_ref is not None else None
+    if web.check_action is not None and form[web.check_action].data:
+        report = None
+        if read.problems:
+            problems = list(read.problems)
+        else:
+            report, problems = web.setup_report(read.body)
         status = status_for(RuleError(problems)) if problems else 200
-        return page(problems, balance, checked=not problems), status
-    players = [
-        {
-            "seat": i + 1,
-            "name": entry.form.name.data or "",
-            "garnets": _number(entry.form.garnets.data, ""),
-        }
-        for i, entry in enumerate(form.players.entries)
-    ]
-    settings = {
+        return page(problems, report, checked=not problems), status
+    players = create.players(form)
+    settings: dict[str, Any] = {
         "deadline_hours": _number(form.deadline_hours.data, 0),
-        "publish_totals": bool(form.publish_totals.data),
         "close_early": bool(form.close_early.data),
     }
-    balance = _balance(map_ref) if map_ref is not None and source != "bundled" else None
+    game_settings, unread = read_settings(create.rules, form)
+    settings.update(game_settings)
+    report = web.setup_report(read.body)[0] if read.report and not read.problems else None
     created = None
+    problems += [p for bad in unread.values() for p in bad]
     try:
         created = referee().create_match(
             name=form.name.data or "",
-            setup={"map": map_ref},
+            setup=read.body,
             players=players,
             settings=settings,
+            ruleset=create.rules.name,
         )
     except RuleError as exc:
-        found = list(exc.problems)
-        if read_problems:  # the map could not be read: say why, not "no map"
-            found = [p for p in found if p.code != "match/bad_map"]
-        problems += read_problems + found
+        # what the service says of a set-up or setting that could not be read
+        # only repeats that: the reading's problems say why
+        found = [p for p in exc.problems if not web.superseded(p, read) and p.field not in unread]
+        problems += read.problems + found
     if created is None:
-        return page(problems, balance), status_for(RuleError(problems))
+        return page(problems, report), status_for(RuleError(problems))
 
     state = referee().state(created.match_id)
     view = view_for(state, Viewer.host())
@@ -206,10 +228,11 @@ def new_match() -> ResponseReturnValue:
     return render_template(
         "public/created.html",
         view=view,
+        game=web,
         host_url=external_url("host.dashboard", token=created.host_token),
         seat_links=seat_links,
         public_url=external_url("public.match_page", match_id=created.match_id),
-        balance=balance,
+        report=report,
     )
 
 
@@ -217,7 +240,7 @@ def new_match() -> ResponseReturnValue:
 def match_page(match_id: str) -> ResponseReturnValue:
     state = referee().state(match_id)
     view = view_for(state, Viewer.public())
-    return render_template("public/match.html", **match_context(view))
+    return render_template("public/match.html", **view_context(view))
 
 
 @bp.get("/matches/<match_id>/post")

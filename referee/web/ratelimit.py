@@ -33,8 +33,9 @@ The create form (``POST /new``) is limited twice:
   attempt, in the same count as the API's (so guessing the key through the form
   is no faster than through the API);
 - every ``POST /new`` counts towards ``RATELIMIT_CREATE_FORM`` (default 10 a
-  minute per address): creating a match or checking a map runs the map's
-  fairness solves, the most work a public request can cause.
+  minute per address): creating a match or checking a set-up runs the
+  game's set-up checks (a set-up report may run solvers), the most work a
+  public request can cause.
 
 Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
 minute per address; an answer 304 "not modified" is free).
@@ -57,7 +58,7 @@ FAILED_STATUSES = frozenset({401, 403, 404})
 SCOPE = "failed-token-attempts"
 EXTENSION = "referee_limiter"
 CREATE_FORM = "public.new_match"
-PNG_PICTURES = frozenset({"pictures.map_png", "pictures.results_png"})
+PNG_PICTURES = frozenset({"pictures.png"})  # every picture of every game, as PNG
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_FAILED_TOKENS": DEFAULT_FAILED_TOKENS,

@@ -45,13 +45,16 @@ def test_the_admin_key_is_checked_before_any_work(
 ) -> None:
     """Issue 10, High 2: "Check the map only" ran the fairness solves before the
     admin-key check, so anyone could make the server work for minutes."""
-    from referee.web import public
+    from referee.rulesets.rocky_river.ruleset import RockyRiver
+    from referee.rulesets.rocky_river.web import Web
 
     def no_work(*args: Any) -> Any:
         raise AssertionError("the map was read before the admin key was checked")
 
-    monkeypatch.setattr(public, "_read_map", no_work)
-    monkeypatch.setattr(public, "_balance", no_work)
+    # the game's web part reads the set-up; its ruleset's report runs the solves
+    monkeypatch.setattr(Web, "read_setup", no_work)
+    monkeypatch.setattr(Web, "setup_report", no_work)
+    monkeypatch.setattr(RockyRiver, "setup_report", no_work)
     for form in (check_map_form(), new_match_form("Create")):
         for key in ("", "wrong"):
             resp = keyed.post("/new", data={**form, "admin_key": key})

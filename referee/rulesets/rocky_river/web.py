@@ -1,0 +1,334 @@
+"""Rocky River's part of the web pages (:class:`referee.web.game.GameWeb`):
+the map and the cards for display, the slot totals a viewer may know, the
+order form of each phase (draft ranking, placements, votes), the create form's
+map fields with "check the map only" and its balance report, and the names of
+its templates (``templates/rulesets/rocky_river/``) and static files
+(``static/rulesets/rocky_river/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, ClassVar
+
+from referee.errors import Problem, RuleError
+from referee.jsonio import loads_strict
+from referee.text import check_text
+from referee.web.game import GameWeb, OrderForm, SetupRead
+from referee.web.pages import signed
+
+from .data import DEFAULT_MAP, bundled_map_names, load_deck
+from .forms import DraftForm, map_fields, mapping_form, place_field, rafting_form, vote_field
+from .orders import split_list
+from .river_map import parse_map
+
+__all__ = ["Web", "card_info", "card_value", "known_totals", "map_info"]
+
+TEMPLATES = "rulesets/rocky_river"
+STATIC = "rulesets/rocky_river"
+SIDE_NAMES = {"L": "left", "R": "right"}
+
+
+# ---- the cards and the map for display ------------------------------------------
+
+
+@cache
+def card_info() -> dict[str, dict[str, Any]]:
+    """Each card by id: its faces, and a text such as "red 5, green 5"."""
+    out: dict[str, dict[str, Any]] = {}
+    for card in load_deck().cards:
+        faces = [{"color": f.color, "value": f.value} for f in card.faces]
+        out[card.id] = {
+            "id": card.id,
+            "faces": faces,
+            "text": ", ".join(f"{f.color} {signed(f.value)}" for f in card.faces),
+        }
+    return out
+
+
+def card_value(card: str, color: str) -> int | None:
+    """The value ``card`` adds to a slot of ``color`` (None: it has no such face)."""
+    return load_deck().by_id[card].value_for(color)
+
+
+def map_info(map_doc: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """The map for display: forks in river order, each branch with its fork, side,
+    inner/outer position, slot colour, portrayed seat (and name) and segment."""
+    river = parse_map(map_doc, limits=False)  # a stored match's map, admitted at creation
+    branches: dict[str, dict[str, Any]] = {}
+    forks: list[dict[str, Any]] = []
+    order = {fid: i for i, fid in enumerate(river.forks)}
+    for fork in sorted(river.forks.values(), key=lambda f: (river.depth[f.id], order[f.id])):
+        rows = []
+        for side in ("L", "R"):
+            for b in fork.side(side):
+                info = {
+                    "id": b.id,
+                    "color": b.color,
+                    "seat": b.seat,
+                    "seat_name": names.get(b.seat, f"seat {b.seat}"),
+                    "fork": fork.id,
+                    "side": SIDE_NAMES[side],
+                    "position": "outer" if b.outer else "inner",
+                    "to": b.to,
+                    "segment": river.segment_of(fork.id),
+                }
+                branches[b.id] = info
+                rows.append(info)
+        forks.append(
+            {
+                "id": fork.id,
+                "number": river.depth[fork.id],
+                "segment": river.segment_of(fork.id),
+                "branches": rows,
+            }
+        )
+    return {
+        "name": river.name,
+        "segments": river.segments,
+        "forks_per_segment": river.forks_per_segment,
+        "start": river.start,
+        "forks": forks,
+        "branches": branches,
+    }
+
+
+def known_totals(result: dict[str, Any]) -> tuple[dict[str, int], set[str]]:
+    """The branch totals a result shows (the path's points, then any published
+    or revealed totals), and the branches the raft passed."""
+    known: dict[str, int] = {}
+    for step in result.get("path", []):
+        known[step["branch"]] = step["points"]
+    passed = set(known)
+    known.update(result.get("branch_totals", {}))
+    return known, passed
+
+
+# ---- order forms -----------------------------------------------------------------
+
+
+@dataclass
+class RiverOrderForm(OrderForm):
+    """An order form of one of Rocky River's phases."""
+
+    ranking: list[str] = field(default_factory=list)  # draft: the list, in order
+    hand: list[str] = field(default_factory=list)  # mapping: the cards to place
+    forks: list[dict[str, Any]] = field(default_factory=list)  # rafting: one per fork
+
+    def read(self) -> Any:
+        if self.phase == "draft":
+            text = (self.form.ranking_text.data or "").strip()
+            return split_list(text) if text else list(self.form.ranking.data or [])
+        if self.phase == "mapping":
+            out: dict[str, str] = {}
+            for card in self.hand:
+                value = self.form[place_field(card)].data
+                if value:
+                    out[card] = value
+            return out
+        return [self.form[vote_field(k)].data or "" for k in range(len(self.forks))]
+
+    def refuse(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        from_text = self.phase == "draft" and bool((self.form.ranking_text.data or "").strip())
+        for p in problems:
+            key = ""
+            if from_text and p.code.startswith("draft/"):
+                # typed text: every draft problem (missing cards too) concerns the text box
+                key = "ranking_text"
+            elif p.field is not None and p.code.startswith("draft/"):
+                key = f"ranking-{p.field}"
+            elif p.field is not None and p.code.startswith("mapping/"):
+                key = place_field(p.field) if p.field in self.hand else ""
+            elif p.field is not None and p.code.startswith("rafting/"):
+                key = vote_field(int(p.field)) if p.field.isdigit() else ""
+            self.errors.setdefault(key, []).append(p.message)
+            if p.code == "mapping/missing_card":
+                for card in self.hand:
+                    if not self.form[place_field(card)].data:
+                        self.errors.setdefault(place_field(card), []).append(
+                            f"choose a branch for card {card}"
+                        )
+
+
+def _hand_of(view: dict[str, Any], seat: int) -> list[str]:
+    result = view.get("result") or {}
+    if "hand" in result:
+        return list(result["hand"])
+    return list(result.get("hands", {}).get(str(seat), []))
+
+
+def _raft_at(view: dict[str, Any], river: dict[str, Any]) -> str | None:
+    """The fork the raft is at now (the start before any rafting round)."""
+    path = (view.get("result") or {}).get("path") or []
+    if not path:
+        return str(river["start"])
+    to = river["branches"][path[-1]["branch"]]["to"]
+    return str(to) if to is not None else None
+
+
+# ---- the game's web parts --------------------------------------------------------
+
+
+class Web(GameWeb):
+    """Rocky River Riding's pages."""
+
+    results_template = f"{TEMPLATES}/results.html"
+    sections_template = f"{TEMPLATES}/sections.html"
+    order_template = f"{TEMPLATES}/order_form.html"
+    setup_template = f"{TEMPLATES}/setup_fields.html"
+    report_template = f"{TEMPLATES}/balance.html"
+    about_template = f"{TEMPLATES}/about.html"
+    audit_template = f"{TEMPLATES}/audit.html"
+    scripts = (f"{STATIC}/ranking.js", f"{STATIC}/map.js")
+    stylesheets = (f"{STATIC}/style.css",)
+
+    players_hint = (
+        "Garnets are a whole number, 0 or more; they decide draft conflicts and ties (R1, R6, R9)."
+    )
+    service_labels: ClassVar[dict[str, str]] = {
+        "close_early": "Close a round as soon as all three players have sent an order"
+    }
+    close_early_text = "rounds close early once all three have sent an order"
+    reveal_what = "draft lists, hands, placements"
+    audit_note = "Every number is proved optimal by the OR-Tools CP-SAT solver."
+    check_ok = "The map is valid."
+
+    # ---- match pages -------------------------------------------------
+
+    def page_context(self, view: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        """The map, the cards and the totals of branches the viewer may know."""
+        river = map_info(view["map"], context["names"])
+        known, passed = known_totals(context["result"])
+        return {
+            "river": river,
+            "cards": card_info(),
+            "known_totals": known,
+            "passed": passed,
+            "segments": list(range(1, river["segments"] + 1)),
+        }
+
+    def game_settings_summary(self, settings: Any) -> list[str]:
+        published = settings.get("publish_totals")
+        return [
+            "slot totals " + ("published after mapping" if published else "secret until passed")
+        ]
+
+    def audit_offered(self, view: dict[str, Any]) -> bool:
+        return int(view.get("closed_rounds") or 0) >= 2  # the audit needs mapping closed
+
+    # ---- orders ------------------------------------------------------
+
+    def order_form(
+        self,
+        view: dict[str, Any],
+        context: dict[str, Any],
+        seat: int,
+        current: Any = None,
+        formdata: Any = None,
+    ) -> OrderForm | None:
+        rnd = context["open_round"]
+        phase = rnd["phase"]
+        river = context["river"]
+        base = {"template": self.order_template, "round": rnd, "seat": seat}
+        out: RiverOrderForm
+        if phase == "draft":
+            form = DraftForm(formdata=formdata)
+            if formdata is None:
+                form.ranking.data = list(current) if current else list(card_info())
+            sent = [str(c) for c in form.ranking.data or []]
+            ranking = sent + [c for c in card_info() if c not in sent]
+            out = RiverOrderForm(**base, form=form, ranking=ranking)
+        elif phase == "mapping":
+            hand = _hand_of(view, seat)
+            rows = []
+            for card in hand:
+                choices = []
+                for b in river["branches"].values():
+                    value = card_value(card, b["color"])
+                    if value is None:
+                        continue
+                    choices.append(
+                        (
+                            b["id"],
+                            f"{b['id']}: {b['side']} {b['position']}, {b['color']} slot, "
+                            f"portrays {b['seat_name']}; adds {value:+d}",
+                            f"fork {b['fork']} (segment {b['segment']})",
+                        )
+                    )
+                rows.append((card, f"Card {card} ({card_info()[card]['text']})", choices))
+            form = mapping_form(rows)(formdata=formdata)
+            if formdata is None and isinstance(current, dict):
+                for card, branch in current.items():
+                    if card in hand:
+                        form[place_field(card)].data = branch
+            out = RiverOrderForm(**base, form=form, hand=hand)
+        else:
+            count = int(river["forks_per_segment"])
+            segment = rnd["number"] - 2
+            form = rafting_form(count)(formdata=formdata)
+            if formdata is None and isinstance(current, list):
+                for k, direction in enumerate(current[:count]):
+                    form[vote_field(k)].data = direction
+            at = _raft_at(view, river)
+            forks = []
+            for k in range(count):
+                where = f"fork {k + 1} of segment {segment}"
+                if k == 0 and at is not None:
+                    where += f" (the raft is now at fork {at})"
+                forks.append({"index": k, "field": vote_field(k), "label": where})
+            out = RiverOrderForm(**base, form=form, forks=forks)
+        if formdata is None:
+            out.form.round.data = str(rnd["number"])
+        return out
+
+    # ---- creating a match ---------------------------------------------
+
+    @property
+    def check_action(self) -> str | None:
+        return "check_map"
+
+    def setup_fields(self) -> dict[str, Any]:
+        names = bundled_map_names()
+        default = DEFAULT_MAP if DEFAULT_MAP in names else (names or [""])[0]
+        return map_fields(names, default)
+
+    def read_setup(self, form: Any) -> SetupRead:
+        """The map the host chose. An uploaded file comes first, then pasted
+        JSON, else the bundled map. An uploaded file's text is put in the paste
+        box, so a refused map can be edited; the balance report is shown after
+        creating a match on a map that is not a bundled one."""
+        upload: Any = form.map_file.data
+        text: str | None = None
+        if upload is not None and upload.filename:
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                problem = Problem("json/invalid", "the map file is not UTF-8 text", "map")
+                return SetupRead({}, [problem], frozenset({"map"}))
+            form.map_json.data = text
+        elif (form.map_json.data or "").strip():
+            text = form.map_json.data
+        if text is None:
+            return SetupRead({"map": form.bundled_map.data or DEFAULT_MAP})
+        try:
+            doc = loads_strict(text, "the map")
+            check_text(doc, "the map", "map/bad_text")
+        except RuleError as exc:
+            return SetupRead({}, list(exc.problems), frozenset({"map"}))
+        return SetupRead({"map": doc}, report=True)
+
+    def setup_report(self, body: Any) -> tuple[Any, list[Problem]]:
+        if not body.get("map"):
+            return None, []  # the map could not be read: the form says why
+        return super().setup_report(body)
+
+    def setup_field(self, problem: Problem) -> str | None:
+        if problem.code.startswith(("map/", "json/")) or problem.code == "match/bad_map":
+            return "map"
+        return None
+
+    def superseded(self, problem: Problem, read: SetupRead) -> bool:
+        # the map could not be read: say why, not "no map"
+        return bool(read.problems) and problem.code == "match/bad_map"
