@@ -171,8 +171,7 @@ def close_due_cmd() -> None:
     "--game",
     default=DEFAULT_RULESET,
     show_default=True,
-    type=click.Choice(ruleset_names()),
-    help="The game (ruleset) of the demo match.",
+    help="The game (ruleset) of the demo match, e.g. rocky-river.",
 )
 @click.option(
     "--players",

@@ -119,3 +119,30 @@ def test_audit_of_a_stored_match(cli: CliRunner, svc: Referee) -> None:
     assert data["rafting_rounds"] == 3
     missing = cli.invoke(main, ["audit", "nope"])
     assert missing.exit_code == 2 and "[match/not_found]" in missing.stderr
+
+
+def test_demo_takes_the_game_and_refuses_an_unknown_one(cli: CliRunner, svc: Referee) -> None:
+    out = cli.invoke(main, ["demo", "--game", "rocky-river", "--play", "1"])
+    assert out.exit_code == 0, out.output
+    state = svc.state(svc.match_ids()[0])
+    assert state.match.ruleset == "rocky-river" and state.open_round is not None
+    assert state.open_round.title == "Mapping" and state.open_round.acting == [1, 2, 3]
+
+    unknown = cli.invoke(main, ["demo", "--game", "chess"])
+    assert unknown.exit_code == 2
+    assert "match/unknown_ruleset" in unknown.output and "rocky-river" in unknown.output
+    too_many = cli.invoke(main, ["demo", "--players", "4"])
+    assert too_many.exit_code == 2 and "demo/bad_players" in too_many.output
+    assert len(svc.match_ids()) == 1  # the refusals created nothing
+
+
+def test_demo_of_a_registered_game_with_a_player_count(cli: CliRunner, svc: Referee) -> None:
+    from toy import registered
+
+    with registered():
+        out = cli.invoke(main, ["demo", "--game", "toy", "--players", "5"])
+        assert out.exit_code == 0, out.output
+        assert len([line for line in out.output.splitlines() if line.startswith("seat ")]) == 5
+        state = svc.state(svc.match_ids()[0])
+        assert state.match.ruleset == "toy" and len(state.seats) == 5
+        assert state.open_round is not None and state.open_round.acting == [1, 2, 3, 4, 5]
