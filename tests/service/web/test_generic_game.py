@@ -1,0 +1,193 @@
+"""A game with no web module is played in the browser through the generic
+pages of referee/web/game.py: created from "/new?game=...", its set-up as JSON,
+its settings drawn from its typed settings, orders sent as JSON (refused next
+to the box when they are not JSON, do not match the phase's schema or break
+the rules), results shown as a readable list, its pictures by name, and no
+page answering 500."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from referee.service import Referee
+
+from .guess_game import NAME, registered
+from .web_kit import esc, page
+
+
+@pytest.fixture(autouse=True)
+def _guess_registered() -> Iterator[None]:
+    with registered():
+        yield
+
+
+def create_form(**extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "game": NAME,
+        "name": "Guessing night",
+        "setup_top": "5",
+        "players-0-name": "Ann",
+        "players-0-garnets": "3",
+        "players-1-name": "Bob",
+        "players-1-garnets": "1",
+        "players-2-name": "",  # left blank: the game takes 2 to 4 players
+        "players-2-garnets": "0",
+        "players-3-name": "",
+        "players-3-garnets": "",
+        "deadline_hours": "48",
+        "double": "y",
+        "style": "closest",
+        "create": "1",
+    }
+    data.update(extra)
+    return data
+
+
+def errors_of(html: str, field: str) -> str:
+    return html.split(f'id="{field}-errors"', 1)[1].split("</ul>", 1)[0]
+
+
+def test_the_create_page_offers_every_game_and_shows_the_chosen_ones_fields(
+    client: FlaskClient,
+) -> None:
+    html = page(client, "/new")
+    assert f'<option value="{NAME}">Guess the Number</option>' in html
+    assert '<option value="rocky-river" selected>' in html  # the API's default game
+    html = page(client, f"/new?game={NAME}")
+    assert f'<option value="{NAME}" selected>' in html
+    assert f'<input type="hidden" name="game" value="{NAME}">' in html
+    # the set-up as JSON, one box per key; the game's settings from their types
+    assert 'name="setup_top"' in html and "top (JSON)" in html
+    assert re.search(r'<input id="double" name="double" type="checkbox"', html)
+    assert '<select id="style" name="style">' in html
+    assert '<option selected value="closest">closest</option>' in html
+    # max_players rows, the ones past min_players may stay blank
+    for i in range(4):
+        assert f'name="players-{i}-name"' in html
+    assert "Seat 3 (may be left blank)" in html and "a later row left blank" in html
+    assert "check_setup" not in html  # the game has no set-up report
+    r = client.get("/new?game=nope")
+    assert r.status_code == 422 and "is not known" in r.get_data(as_text=True)
+
+
+def test_refusals_of_the_generic_create_form_are_shown_by_their_fields(
+    client: FlaskClient, svc: Referee
+) -> None:
+    r = client.post("/new", data=create_form(setup_top="{not json", **{"players-1-name": ""}))
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "the top is not valid JSON" in errors_of(html, "setup_top")
+    assert "players[1] needs a name" in errors_of(html, "players-1")
+    assert "top must be a whole number" not in html  # the reading says why, once
+    r = client.post("/new", data=create_form(setup_top="500"))
+    assert r.status_code == 422
+    assert "top must be a whole number from 2 to 100" in errors_of(
+        r.get_data(as_text=True), "setup_top"
+    )
+    # a blank row past the minimum is left out; a row with garnets is not
+    r = client.post("/new", data=create_form(**{"players-3-garnets": "4"}))
+    assert r.status_code == 422
+    assert "players[2] needs a name" in errors_of(r.get_data(as_text=True), "players-3")
+    assert svc.match_ids() == []
+
+
+def test_a_game_without_web_parts_is_played_through_the_pages(
+    client: FlaskClient, svc: Referee
+) -> None:
+    r = client.post("/new", data=create_form())
+    assert r.status_code == 200, r.get_data(as_text=True)
+    created = r.get_data(as_text=True)
+    host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', created)
+    seats = re.findall(r'href="http://localhost(/play/[^"]+)"', created)
+    found = re.search(r'href="http://localhost/matches/([0-9a-f]+)"', created)
+    assert host and found and len(seats) == 2  # the blank rows were left out
+    match_id, dashboard = found.group(1), host.group(1)
+    state = svc.state(match_id)
+    assert state.match.ruleset == NAME and state.setup.data == {"top": 5}
+    assert state.match.settings == {
+        "deadline_hours": 48,
+        "close_early": False,
+        "double": True,
+        "style": "closest",
+    }
+    public = page(client, f"/matches/{match_id}")
+    assert "Guess the Number · public page" in public
+    assert "the last step scores double: yes" in public and "who scores: closest" in public
+    assert "No round has closed yet." in public
+    assert "Pictures to embed" not in public  # nothing drawn yet
+    assert client.get(f"/matches/{match_id}/board.svg").status_code == 404
+
+    assert client.post(f"{dashboard}/open", follow_redirects=True).status_code == 200
+    html = page(client, seats[0])
+    assert 'name="order"' in html and "Write the value of <code>number</code> as JSON" in html
+    assert "You may choose from:" in html and "1, 2, 3, 4, 5" in html
+    # not JSON, not the phase's shape, against the rules: each refused next to the box
+    for text, message, code in (
+        ("three", "the order is not valid JSON", "json/invalid"),
+        ('"3"', "is not of type", "guess/not_a_number"),
+        ("9", "a guess is a whole number from 1 to 5, not 9", "guess/out_of_range"),
+    ):
+        r = client.post(seats[0], data={"round": "1", "order": text})
+        assert r.status_code == 422, text
+        html = r.get_data(as_text=True)
+        assert message in errors_of(html, "order-field") and f'data-code="{code}"' in html
+        assert esc(text) in html  # what was typed is kept
+    r = client.post(seats[0], data={"round": "1", "order": "3"}, follow_redirects=True)
+    assert r.status_code == 200 and "was accepted" in r.get_data(as_text=True)
+    html = r.get_data(as_text=True)
+    assert "Your order: 3" in html and "\n3</textarea>" in html  # the form starts from it
+    # the host enters seat 2's order through the same generic form
+    r = client.get(f"{dashboard}/order/2")
+    assert r.status_code == 200 and 'name="order"' in r.get_data(as_text=True)
+    r = client.post(
+        f"{dashboard}/order/2", data={"round": "1", "order": "4"}, follow_redirects=True
+    )
+    assert r.status_code == 200 and "recorded as entered by the host" in r.get_data(as_text=True)
+    assert svc.state(match_id).orders_of(1)[2].payload == 4
+
+    r = client.post(f"{dashboard}/preview")
+    assert r.status_code == 200 and "Preview: closing Guess 1 now" in r.get_data(as_text=True)
+    assert client.post(f"{dashboard}/close", follow_redirects=True).status_code == 200
+    public = page(client, f"/matches/{match_id}")
+    result = public.split('id="results-h"', 1)[1]
+    assert "<dt>scores</dt>" in result and "<dt>guesses</dt>" in result
+    assert "<dt>1</dt><dd>3</dd><dt>2</dt><dd>4</dd>" in result
+    assert "<dt>target</dt>" not in result  # drawn from the secret seed
+    assert f'href="/matches/{match_id}/board.png"' in public
+    assert 'class="guess-board"' in public  # the picture, drawn on the page
+    svg = client.get(f"/matches/{match_id}/board.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    png = client.get(f"/matches/{match_id}/board.png")
+    assert png.status_code == 200 and png.data.startswith(b"\x89PNG")
+    assert client.get(f"/matches/{match_id}/map.png").status_code == 404  # not this game's
+    assert client.get(f"/matches/{match_id}/post?format=bbcode").status_code == 200
+
+    # the dashboard's links and forms: the audit is not offered (the game has none),
+    # a link is re-issued for a seat the match has
+    board = page(client, dashboard)
+    assert f"{dashboard}/audit" not in board and "Open Guess 2" in board
+    assert 'value="2">Seat 2: Bob</option>' in board and 'value="3"' not in board
+    r = client.get(f"{dashboard}/audit")
+    assert r.status_code == 422 and "has no audit" in r.get_data(as_text=True)
+    r = client.post(f"{dashboard}/reissue", data={"who": "3"})
+    assert r.status_code == 422
+    r = client.post(f"{dashboard}/reissue", data={"who": "2"})
+    assert r.status_code == 200 and "A new link for the link of seat 2 (Bob)" in r.get_data(
+        as_text=True
+    )
+
+    # the last step: nobody sends, the seeded defaults play; the match finishes
+    assert client.post(f"{dashboard}/open", follow_redirects=True).status_code == 200
+    assert client.post(f"{dashboard}/close", follow_redirects=True).status_code == 200
+    public = page(client, f"/matches/{match_id}")
+    assert "The match has finished" in public and "<dt>target</dt>" in public
+    r = client.post(f"{dashboard}/reveal", follow_redirects=True)
+    assert r.status_code == 200 and "Full reveal: every order" in r.get_data(as_text=True)
+    for url in (f"/matches/{match_id}", dashboard, f"{dashboard}/post", "/"):
+        assert client.get(url).status_code == 200, url
+    assert "Guess the Number" in page(client, "/")
