@@ -11,7 +11,7 @@ import click
 
 from referee.errors import RuleError
 from referee.jsonio import loads_strict
-from referee.ruleset import Ruleset, get_ruleset, ruleset_names
+from referee.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_names
 
 if TYPE_CHECKING:
     from referee.service import Referee
@@ -33,9 +33,6 @@ def fail(exc: RuleError, what: str) -> NoReturn:
 def read_json(path: str) -> Any:
     """A JSON file, strictly read; a refusal (exit 2) when it cannot be."""
     return _read_json(path)
-
-
-DEFAULT_RULESET = "rocky-river"  # a match file without "ruleset" (FORMAT.md predates others)
 
 
 def _ruleset_of(doc: Any, what: str) -> Ruleset:
@@ -171,7 +168,7 @@ def close_due_cmd() -> None:
     "--game",
     default=DEFAULT_RULESET,
     show_default=True,
-    help="The game (ruleset) of the demo match, e.g. rocky-river.",
+    help="The game (ruleset) of the demo match.",
 )
 @click.option(
     "--players",
@@ -323,7 +320,7 @@ def restore_cmd(file_: str) -> None:
 
 
 def _add_game_commands() -> None:
-    """Each game's own commands (Rocky River: ``referee map check``), from the
+    """Each game's own commands (e.g. a check of a game's set-up files), from the
     module its ruleset names; they use :func:`read_json` and :func:`fail`."""
     import importlib
 

@@ -1,9 +1,9 @@
 """``referee demo``: a match to try a game with, from the game's own demo
-(:meth:`referee.ruleset.Ruleset.demo`; Rocky River's is in seeds/demo)."""
+(:meth:`referee.ruleset.Ruleset.demo`)."""
 
 from __future__ import annotations
 
-from referee.ruleset import get_ruleset
+from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.service import Referee
 
 
@@ -11,7 +11,7 @@ def create_demo(
     svc: Referee,
     base_url: str,
     play: int = 0,
-    game: str = "rocky-river",
+    game: str = DEFAULT_RULESET,
     players: int | None = None,
 ) -> list[tuple[str, str]]:
     """Create a demo match of ``game``, play its first ``play`` steps from the

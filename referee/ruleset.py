@@ -372,6 +372,9 @@ class Ruleset(ABC):
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
+# the game of a match file or API body that names none: the first game's
+# contract (FORMAT.md, API.md) predates the others and makes "ruleset" optional
+DEFAULT_RULESET = "rocky-river"
 _BUILTIN = {"rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver"}
 
 

@@ -35,7 +35,7 @@ from referee.matchfile import seed_digest
 from referee.models import Match, Order, Round, Seat, utcnow
 from referee.names import name_fault
 from referee.orderschema import check_against_schema
-from referee.ruleset import GameState, Ruleset, Setup, Step, get_ruleset
+from referee.ruleset import DEFAULT_RULESET, GameState, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
 
 # the settings of every match, whatever its game (a game adds its own)
@@ -393,11 +393,11 @@ class Referee:
         players: object,
         setup: Mapping[str, Any] | None = None,
         settings: object = None,
-        ruleset: object = "rocky-river",
+        ruleset: object = DEFAULT_RULESET,
         seed: str | None = None,
     ) -> Created:
         """Create a match of ``ruleset``: ``setup`` is the game's own part of
-        the set-up (its ``setup_keys``, e.g. Rocky River's ``{"map": ...}``)."""
+        the set-up (its ``setup_keys``), as the ruleset's ``check_setup`` reads it."""
         rules = get_ruleset(ruleset)
         setup = dict(setup or {})
         # whatever the caller, nothing stored may hold a character that is not text
@@ -609,7 +609,7 @@ class Referee:
         """Check and store ``seat``'s order for the open round; the receipt.
 
         ``kind`` (optional) is the API body key the caller sent the order under
-        (e.g. "votes"); it must be the open step's. ``round_number`` (optional) is
+        (its phase's ``order_key``); it must be the open step's. ``round_number`` (optional) is
         the round the caller wrote the order for: an order for a round that is no
         longer open (replayed, or sent from a page left open) is refused with
         ``round/closed``. Only the seats acting in the open step may send one
@@ -698,7 +698,7 @@ class Referee:
             raise RuleError.single(
                 "step/not_acting",
                 f"seat {seat} does not act in {r.title}: only seat(s) "
-                f"{', '.join(map(str, acting))} send orders in it",
+                f"{', '.join(str(s) for s in acting)} send orders in it",
                 "seat",
             )
         expected = rules.phase(r.phase).order_key
@@ -915,7 +915,8 @@ class Referee:
         return closed
 
     def reveal(self, match_id: str) -> None:
-        """Full reveal at the end: draft lists, hands, placements and salts become public."""
+        """Full reveal at the end: every order, the whole game state and the
+        receipts' salts become public."""
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
             if not match.finished:

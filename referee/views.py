@@ -6,8 +6,8 @@ from its output, never from the stored rows, so nothing sealed can leak.
   deadline, who has submitted, never what) and the results R11 makes public;
   the seed once the match has finished.
 - A seat also sees its own orders (with receipts) and what the ruleset lets it
-  see of the game (in Rocky River, its own hand and placements), with the
-  ``options`` it may choose from in the open step.
+  see of the game (its own hand, say), with the ``options`` it may choose
+  from in the open step.
 - The host sees every closed round's orders and full results, and for the open
   round only who has submitted and when, and the content of the orders it entered
   itself: never a player's sealed order, nor anything that changes with its
@@ -123,7 +123,7 @@ def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
     for o in state.orders:
         own = viewer.kind == "seat" and viewer.seat == o.seat
         # the host reads closed rounds' orders, and in the open round only what it
-        # entered itself (a player's replacement of it is sealed again)
+        # entered itself (a player's order that took its place is sealed again)
         host_may = viewer.kind == "host" and (o.round_number in closed or o.host_entered)
         if not (own or host_may or revealed):
             continue

@@ -17,7 +17,15 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.orderschema import public_schema
-from referee.ruleset import Phase, Ruleset, Setting, Viewer, get_ruleset, ruleset_names
+from referee.ruleset import (
+    DEFAULT_RULESET,
+    Phase,
+    Ruleset,
+    Setting,
+    Viewer,
+    get_ruleset,
+    ruleset_names,
+)
 from referee.views import preview_for, view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, check_text, parse_deadline
@@ -26,7 +34,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 MAX_ROUND = 2**31 - 1
-DEFAULT_RULESET = "rocky-river"  # a create body without "ruleset" (API.md predates others)
 
 
 def _body() -> Any:
@@ -439,7 +446,7 @@ def reissue(match_id: str) -> Response:
     who = body.get("seat")
     seats = referee().state(match_id).setup.seats
     if who is not None and (type(who) is not int or who not in seats):
-        shown = ", ".join(map(str, seats))
+        shown = ", ".join(str(s) for s in seats)
         raise RuleError.single(
             "seat/unknown", f"seat must be one of {shown} (or null for the host), not {who!r}"
         )

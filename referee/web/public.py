@@ -49,7 +49,7 @@ def _games() -> list[dict[str, Any]]:
 def default_game() -> str | None:
     """The game the create form is for when none is chosen: the only one
     registered, else the one the API creates by default (when registered)."""
-    from referee.web.api import DEFAULT_RULESET
+    from referee.ruleset import DEFAULT_RULESET
 
     names = ruleset_names()
     if len(names) == 1:
