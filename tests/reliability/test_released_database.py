@@ -49,9 +49,8 @@ def test_every_link_order_and_receipt_survives(upgraded: Referee) -> None:
         for seat, token in match["player_tokens"].items():
             assert upgraded.find_token(token) == (match["id"], int(seat))
     with Session(upgraded.engine) as session:
-        stored = {
-            f"{o.match_id}/{o.round_number}/{o.seat}": o.receipt for o in session.exec(select(Order))
-        }
+        rows = session.exec(select(Order))
+        stored = {f"{o.match_id}/{o.round_number}/{o.seat}": o.receipt for o in rows}
     assert stored == RELEASED["receipts"]
 
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sqlmodel import Session, select
+
 from referee.db import make_engine, migrate
 from referee.models import Order
 from referee.service import Referee
-from sqlmodel import Session, select
 
 HERE = Path(__file__).resolve().parent
 DB = HERE / "released-d7f2dda.db"
@@ -74,7 +75,8 @@ def main() -> None:
     svc.pause(waiting)
 
     with Session(engine) as session:
-        receipts = {f"{o.match_id}/{o.round_number}/{o.seat}": o.receipt for o in session.exec(select(Order))}
+        rows = session.exec(select(Order))
+        receipts = {f"{o.match_id}/{o.round_number}/{o.seat}": o.receipt for o in rows}
     (HERE / "released-d7f2dda.json").write_text(
         json.dumps({"matches": out, "receipts": receipts}, indent=1, sort_keys=True) + "\n", "utf-8"
     )
