@@ -16,9 +16,11 @@ its forks are even read.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeGuard
 
 from referee.errors import Problem, RuleError
@@ -351,6 +353,29 @@ def parse_map(doc: object, *, limits: bool = True) -> RiverMap:
         branches=branches,
         depth=depth,
     )
+
+
+@lru_cache(maxsize=64)
+def _stored_river_of_json(text: str) -> RiverMap:
+    return parse_map(json.loads(text), limits=False)  # admitted when it was stored
+
+
+_BY_IDENTITY: dict[int, tuple[Mapping[str, Any], RiverMap]] = {}
+
+
+def stored_river(map_doc: Mapping[str, Any]) -> RiverMap:
+    """The indexed map of a stored match's map object, checked against R3 alone
+    (a match stored before the map limits may hold a map over them, and must
+    still be played and drawn), parsed once per distinct map and found without
+    even re-reading it when the caller passes the same object again."""
+    hit = _BY_IDENTITY.get(id(map_doc))
+    if hit is not None and hit[0] is map_doc:
+        return hit[1]
+    river = _stored_river_of_json(json.dumps(map_doc, sort_keys=True))
+    if len(_BY_IDENTITY) > 1000:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(map_doc)] = (map_doc, river)  # holding map_doc keeps its id unique
+    return river
 
 
 def _parse_branch(

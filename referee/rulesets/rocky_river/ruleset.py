@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
@@ -17,7 +16,7 @@ from .mapping import legal_values
 from .match import RULESET, parse_match, parse_players, resolve, result_json
 from .orders import check_draft, check_placements, check_votes
 from .post import forum_post
-from .river_map import SEATS, RiverMap, parse_map
+from .river_map import SEATS, parse_map, stored_river
 from .summary import summary_text
 from .view_pictures import view_map_svg, view_results_svg
 
@@ -61,28 +60,6 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "x-code": "rafting/not_a_list",
     },
 }
-
-
-@lru_cache(maxsize=64)
-def _river_of_json(text: str) -> RiverMap:
-    return parse_map(json.loads(text), limits=False)  # admitted when it was stored
-
-
-_BY_IDENTITY: dict[int, tuple[Mapping[str, Any], RiverMap]] = {}
-
-
-def river_of(map_doc: Mapping[str, Any]) -> RiverMap:
-    """The indexed map of a stored match's map object, parsed once per distinct map
-    (and found without even re-reading it when the caller passes the same object
-    again, as the service's per-match cache does)."""
-    hit = _BY_IDENTITY.get(id(map_doc))
-    if hit is not None and hit[0] is map_doc:
-        return hit[1]
-    river = _river_of_json(json.dumps(map_doc, sort_keys=True))
-    if len(_BY_IDENTITY) > 1000:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[id(map_doc)] = (map_doc, river)  # holding map_doc keeps its id unique
-    return river
 
 
 class RockyRiver(Ruleset):
@@ -192,7 +169,7 @@ class RockyRiver(Ruleset):
         deck = load_deck()
         if step.phase == "draft":
             return check_draft(order, deck)
-        river = river_of(state.setup.data["map"])
+        river = stored_river(state.setup.data["map"])
         if step.phase == "mapping":
             return check_placements(order, state.data["hands"][str(seat)], deck, river)
         return check_votes(order, river.forks_per_segment)
@@ -257,7 +234,7 @@ class RockyRiver(Ruleset):
             return list(deck.ids)
         if step.phase == "rafting":
             return ["L", "R"]
-        river = river_of(state.setup.data["map"])
+        river = stored_river(state.setup.data["map"])
         legal = legal_values(deck, river)
         hand = state.data.get("hands", {}).get(str(seat), [])
         return {card: [b for (c, b) in legal if c == card] for card in hand}

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .data import load_deck
 from .picture import SEAT_STYLE, MapLayer, _marker, _short, map_svg, score_chart_svg
-from .river_map import MAX_NAME_LENGTH, RiverMap, parse_map
+from .river_map import MAX_NAME_LENGTH, RiverMap, stored_river
 
 CHART_W, CHART_H = 560, 300
 RESULTS_W = 600
@@ -44,13 +44,6 @@ def visible_totals(result: Mapping[str, Any]) -> dict[str, int]:
     return totals
 
 
-def stored_river(view: Mapping[str, Any]) -> RiverMap:
-    """The view's map, checked against R3 alone: a match stored before the map
-    limits may hold a map over them, and its pictures must still be answered
-    (the picture code bounds what it draws)."""
-    return parse_map(view["map"], limits=False)
-
-
 def own_cards(view: Mapping[str, Any], river: RiverMap | None = None) -> dict[str, list[str]]:
     """A seat's own placements, as card texts by branch (``{"4RR": ["J +5"]}``);
     nothing for the public or the host."""
@@ -59,7 +52,7 @@ def own_cards(view: Mapping[str, Any], river: RiverMap | None = None) -> dict[st
         return {}
     result = view.get("result") or {}
     mine = (result.get("placements") or {}).get(str(viewer["seat"])) or {}
-    river = river or stored_river(view)
+    river = river or stored_river(view["map"])
     deck = load_deck()
     out: dict[str, list[str]] = {}
     for card in deck.sort(mine):
@@ -74,7 +67,7 @@ def own_cards(view: Mapping[str, Any], river: RiverMap | None = None) -> dict[st
 
 def view_map_svg(view: Mapping[str, Any]) -> str:
     """The river map with what this view may see on it."""
-    river = stored_river(view)
+    river = stored_river(view["map"])
     result = view.get("result") or {}
     path = list(result.get("path") or [])
     title = f"River map {_short(river.name, MAX_NAME_LENGTH)}"

@@ -21,7 +21,7 @@ from referee.web.pages import signed
 from .data import DEFAULT_MAP, bundled_map_names, load_deck
 from .forms import DraftForm, map_fields, mapping_form, place_field, rafting_form, vote_field
 from .orders import split_list
-from .river_map import parse_map
+from .river_map import stored_river
 
 __all__ = ["Web", "card_info", "card_value", "known_totals", "map_info"]
 
@@ -55,7 +55,7 @@ def card_value(card: str, color: str) -> int | None:
 def map_info(map_doc: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """The map for display: forks in river order, each branch with its fork, side,
     inner/outer position, slot colour, portrayed seat (and name) and segment."""
-    river = parse_map(map_doc, limits=False)  # a stored match's map, admitted at creation
+    river = stored_river(map_doc)  # a stored match's map, admitted at creation
     branches: dict[str, dict[str, Any]] = {}
     forks: list[dict[str, Any]] = []
     order = {fid: i for i, fid in enumerate(river.forks)}
