@@ -11,49 +11,39 @@ import click
 
 from referee.errors import RuleError
 from referee.jsonio import loads_strict
-from referee.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_names
+from referee.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_named_in, ruleset_names
 
 if TYPE_CHECKING:
     from referee.service import Referee
 
 
-def _fail(exc: RuleError, what: str) -> NoReturn:
+def fail(exc: RuleError, what: str) -> NoReturn:
+    """Print a refusal, one line per problem, and exit with status 2 (the
+    games' own commands use it too)."""
     click.echo(f"error: {what} was refused ({len(exc.problems)} problem(s)):", err=True)
     for p in exc.problems:
         click.echo(f"  [{p.code}] {p.message}", err=True)
     sys.exit(2)
 
 
-def fail(exc: RuleError, what: str) -> NoReturn:
-    """Print a refusal, one line per problem, and exit with status 2 (for the
-    games' own commands too)."""
-    _fail(exc, what)
+def _ruleset_of(doc: Any, what: str) -> Ruleset:
+    """The ruleset a match file names; a refusal (exit 2) for an unknown one."""
+    try:
+        return ruleset_named_in(doc)
+    except RuleError as exc:
+        fail(exc, what)
 
 
 def read_json(path: str) -> Any:
     """A JSON file, strictly read; a refusal (exit 2) when it cannot be."""
-    return _read_json(path)
-
-
-def _ruleset_of(doc: Any, what: str) -> Ruleset:
-    """The ruleset a match file names (a file that is not an object is refused
-    by the ruleset's own reader)."""
-    name = doc.get("ruleset", DEFAULT_RULESET) if isinstance(doc, dict) else DEFAULT_RULESET
-    try:
-        return get_ruleset(name)
-    except RuleError as exc:
-        _fail(exc, what)
-
-
-def _read_json(path: str) -> Any:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        _fail(RuleError.single("file/unreadable", f"cannot read {path}: {exc.strerror}"), path)
+        fail(RuleError.single("file/unreadable", f"cannot read {path}: {exc.strerror}"), path)
     try:
         return loads_strict(data, path)
     except RuleError as exc:
-        _fail(exc, path)
+        fail(exc, path)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,7 +70,7 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
         _recheck(match_id, as_json)
         return
     assert file_ is not None
-    doc = _read_json(file_)
+    doc = read_json(file_)
     ruleset = _ruleset_of(doc, file_)
     try:
         if as_json:
@@ -88,7 +78,7 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
         else:
             click.echo(ruleset.summary(doc), nl=False)
     except RuleError as exc:
-        _fail(exc, file_)
+        fail(exc, file_)
 
 
 def _service() -> Referee:
@@ -105,9 +95,9 @@ def _recheck(match_id: str, as_json: bool) -> None:
     try:
         differences = svc.recheck(match_id)
         document = svc.document(match_id)
-        closed = svc.state(match_id).ruleset.closed_steps(document)
+        closed = svc.ruleset_of(match_id).closed_steps(document)
     except RuleError as exc:
-        _fail(exc, f"match {match_id}")
+        fail(exc, f"match {match_id}")
     if as_json:
         click.echo(json.dumps({"match": match_id, "differences": differences}, indent=1))
     elif differences:
@@ -130,7 +120,7 @@ def export_cmd(match_id: str, output: str | None) -> None:
     try:
         document = _service().export(match_id)
     except RuleError as exc:
-        _fail(exc, f"match {match_id}")
+        fail(exc, f"match {match_id}")
     text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -184,7 +174,7 @@ def demo_cmd(base_url: str, play: int, game: str, players: int | None) -> None:
     try:
         links = create_demo(svc, base_url.rstrip("/"), play, game, players)
     except RuleError as exc:
-        _fail(exc, f"the {game} demo")
+        fail(exc, f"the {game} demo")
     for label, url in links:
         click.echo(f"{label:<22} {url}")
 
@@ -239,14 +229,14 @@ def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     what = file_ or f"match {match_id}"
     try:
         # a stored match: its file with the seed (the operator's tool, not the host's)
-        document = _read_json(file_) if file_ else _service().document(str(match_id))
+        document = read_json(file_) if file_ else _service().document(str(match_id))
         rules = _ruleset_of(document, what)
         if as_json:
             click.echo(json.dumps(rules.audit(document, stored=file_ is None), indent=1))
         else:
             click.echo(rules.audit_text(document, stored=file_ is None), nl=False)
     except RuleError as exc:
-        _fail(exc, what)
+        fail(exc, what)
 
 
 @main.command("bench")
@@ -305,12 +295,12 @@ def restore_cmd(file_: str) -> None:
     that already holds a match is refused (exit 2): nothing is changed."""
     from referee.backup import restore
 
-    data = _read_json(file_)
+    data = read_json(file_)
     svc = _service()
     try:
         counts = restore(svc.engine, data)
     except RuleError as exc:
-        _fail(exc, f"restoring {file_} into {_safe_url()}")
+        fail(exc, f"restoring {file_} into {_safe_url()}")
     click.echo(
         f"restored {counts['match']} match(es), {counts['seats']} seat(s), "
         f"{counts['rounds']} round(s) and {counts['orders']} order(s) from {file_} "

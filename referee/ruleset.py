@@ -403,6 +403,15 @@ def get_ruleset(name: object) -> Ruleset:
     return _REGISTRY[name]()
 
 
+def ruleset_named_in(document: object) -> Ruleset:
+    """The ruleset a match file or create body names in ``"ruleset"``
+    (:data:`DEFAULT_RULESET` when it names none; a document that is not an
+    object is left to that ruleset's own reader to refuse)."""
+    if not isinstance(document, dict):
+        return get_ruleset(DEFAULT_RULESET)
+    return get_ruleset(document.get("ruleset", DEFAULT_RULESET))
+
+
 def _load_builtin() -> None:
     for name, where in _BUILTIN.items():
         if name not in _REGISTRY:

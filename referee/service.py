@@ -18,7 +18,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -205,7 +205,7 @@ class MatchState:
 
     @property
     def setup(self) -> Setup:
-        return setup_of(self.match, self.seats)
+        return setup_of(self.match.setup, self.seats)
 
     def game_state(self) -> GameState:
         """The game after the closed rounds (at the start when none has closed)."""
@@ -244,13 +244,15 @@ class Preview:
     result: Any
 
 
-def setup_of(match: Match, seats: list[Seat]) -> Setup:
+def setup_of(match_setup: dict[str, Any], seats: Iterable[Any]) -> Setup:
+    """A stored match's set-up from its ``setup`` column and its seat rows
+    (ORM rows or Core rows with seat, name, garnets and data)."""
     return Setup(
         players=[
             {"seat": s.seat, "name": s.name, "garnets": s.garnets, **(s.data or {})}
             for s in sorted(seats, key=lambda s: s.seat)
         ],
-        data=match.setup,
+        data=match_setup,
     )
 
 
@@ -750,15 +752,8 @@ class Referee:
         """A match's set-up (it never changes once created), read once per process."""
         found = self._setups.get(match_id)
         if found is None:
-            match = conn.execute(_MATCH_SETUP, {"match_id": match_id}).first()
-            seats = conn.execute(_SEATS_OF, {"match_id": match_id}).all()
-            found = Setup(
-                players=[
-                    {"seat": s.seat, "name": s.name, "garnets": s.garnets, **(s.data or {})}
-                    for s in seats
-                ],
-                data=match.setup,
-            )
+            match_setup = conn.execute(_MATCH_SETUP, {"match_id": match_id}).scalar_one()
+            found = setup_of(match_setup, conn.execute(_SEATS_OF, {"match_id": match_id}))
             if len(self._setups) > 1000:
                 self._setups.clear()
             self._setups[match_id] = found

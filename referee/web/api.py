@@ -24,6 +24,7 @@ from referee.ruleset import (
     Setting,
     Viewer,
     get_ruleset,
+    ruleset_named_in,
     ruleset_names,
 )
 from referee.views import preview_for, view_for
@@ -299,9 +300,7 @@ def create_match() -> tuple[Response, int]:
             raise RuleError.single(
                 "auth/unauthorized", "creating matches on this server needs the admin key"
             )
-    raw = _body()
-    name = raw.get("ruleset", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
-    rules = get_ruleset(name)
+    rules = ruleset_named_in(_body())
     body = _object_body(("name", *rules.setup_keys, "players", "settings", "ruleset"))
     created = referee().create_match(
         name=body.get("name"),
