@@ -21,6 +21,13 @@ def seed_digest(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
+def seeded_hash(seed: str, *parts: object) -> str:
+    """h(parts...) of the games' seeded rules: the lowercase SHA-256 hex digest
+    of the UTF-8 string ``seed:part1:part2:...`` (numbers in decimal)."""
+    text = ":".join([seed, *(str(p) for p in parts)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def check_seed(doc: Mapping[str, Any]) -> tuple[str | None, list[Problem]]:
     """The file's seed, or the problems with it (a missing or null seed, a seed
     that does not match the file's ``seed_sha256``)."""

@@ -217,6 +217,9 @@ class Ruleset(ABC):
     phases: ClassVar[tuple[Phase, ...]]  # every kind of step the game has
     settings: ClassVar[tuple[Setting, ...]] = ()  # the game's own settings
     setup_keys: ClassVar[tuple[str, ...]] = ()  # create-body keys of the game's set-up
+    # result keys the rules make public from the start although the seed draws
+    # them (Forks: the initial marketing cards), so not secret like a deal
+    public_from_seed: ClassVar[tuple[str, ...]] = ()
     web_module: ClassVar[str | None] = None  # "referee.rulesets.<game>.web"
     cli_module: ClassVar[str | None] = None  # a module with ``commands: list[click.Command]``
 
@@ -375,7 +378,10 @@ _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 # the game of a match file or API body that names none: the first game's
 # contract (FORMAT.md, API.md) predates the others and makes "ruleset" optional
 DEFAULT_RULESET = "rocky-river"
-_BUILTIN = {"rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver"}
+_BUILTIN = {
+    "rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver",
+    "forks-2e": "referee.rulesets.forks_2e.ruleset:Forks2e",
+}
 
 
 def register(name: str, factory: Callable[[], Ruleset]) -> None:

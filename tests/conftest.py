@@ -15,8 +15,10 @@ from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
 from referee.rulesets.rocky_river.river_map import RiverMap
 
 REPO = Path(__file__).resolve().parents[1]
-GOLDEN = REPO / "tests" / "golden"
-SHARED = REPO.parent / "shared" / "rocky-river"
+GOLDEN_ROOT = REPO / "tests" / "golden"  # one folder per game, named as its ruleset
+GOLDEN = GOLDEN_ROOT / "rocky-river"
+SHARED_ROOT = REPO.parent / "shared"  # the rules contracts, when beside the checkout
+SHARED = SHARED_ROOT / "rocky-river"
 
 
 def _by_seat(orders: Mapping[int, Any]) -> dict[str, Any]:

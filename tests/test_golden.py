@@ -1,7 +1,8 @@
-"""Golden cases: every tests/golden/*.match.json resolves to its *.expected.json.
+"""Golden cases: every tests/golden/<game>/*.match.json resolves to its *.expected.json.
 
-Drop a new pair into tests/golden/ and it is picked up. The golden folder must stay
-identical to the shared examples (RULES.md: any implementation must reproduce them).
+One folder per game, named as its ruleset; drop a new pair into one and it is
+picked up. Each folder must stay identical to its contract's shared examples
+(``../shared/<game>/examples``; RULES.md: any implementation must reproduce them).
 """
 
 from __future__ import annotations
@@ -10,28 +11,40 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN, REPO, SHARED
+from conftest import GOLDEN_ROOT, REPO, SHARED, SHARED_ROOT
 
 MATCH_SUFFIX = ".match.json"
 EXPECTED_SUFFIX = ".expected.json"
-CASES = sorted(GOLDEN.glob(f"*{MATCH_SUFFIX}"))
+GAMES = sorted(p.name for p in GOLDEN_ROOT.iterdir() if p.is_dir())
+CASES = sorted(GOLDEN_ROOT.glob(f"*/*{MATCH_SUFFIX}"))
 
 
 def _expected_for(match_file: Path) -> Path:
     return match_file.with_name(match_file.name.removesuffix(MATCH_SUFFIX) + EXPECTED_SUFFIX)
 
 
-def test_golden_folder_has_cases() -> None:
-    assert CASES, f"no *{MATCH_SUFFIX} files in {GOLDEN}"
+@pytest.mark.parametrize("game", GAMES)
+def test_golden_folder_has_cases(game: str) -> None:
+    assert sorted((GOLDEN_ROOT / game).glob(f"*{MATCH_SUFFIX}")), f"no cases for {game}"
+
+
+def test_every_game_has_a_golden_folder() -> None:
+    from referee.ruleset import ruleset_names
+
+    assert set(ruleset_names()) <= set(GAMES)
 
 
 def test_every_expected_file_has_a_match_file() -> None:
-    for expected in GOLDEN.glob(f"*{EXPECTED_SUFFIX}"):
+    for expected in GOLDEN_ROOT.glob(f"*/*{EXPECTED_SUFFIX}"):
         stem = expected.name.removesuffix(EXPECTED_SUFFIX)
-        assert (GOLDEN / f"{stem}{MATCH_SUFFIX}").is_file(), f"{expected.name} has no match file"
+        assert (expected.parent / f"{stem}{MATCH_SUFFIX}").is_file(), (
+            f"{expected.name} has no match file"
+        )
 
 
-@pytest.mark.parametrize("match_file", CASES, ids=lambda p: p.name.removesuffix(MATCH_SUFFIX))
+@pytest.mark.parametrize(
+    "match_file", CASES, ids=lambda p: f"{p.parent.name}/{p.name.removesuffix(MATCH_SUFFIX)}"
+)
 def test_golden_case(match_file: Path, run_cli) -> None:
     expected_file = _expected_for(match_file)
     assert expected_file.is_file(), f"{match_file.name} has no {expected_file.name}"
@@ -45,11 +58,12 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
-def test_golden_folder_matches_shared_examples() -> None:
-    examples = SHARED / "examples"
+@pytest.mark.parametrize("game", GAMES)
+def test_golden_folder_matches_shared_examples(game: str) -> None:
+    examples = SHARED_ROOT / game / "examples"
     if not examples.is_dir():
         pytest.skip(f"the shared rules folder {examples} does not exist beside the repository")
-    ours, theirs = _files(GOLDEN), _files(examples)
+    ours, theirs = _files(GOLDEN_ROOT / game), _files(examples)
     assert sorted(ours) == sorted(theirs), "tests/golden and the shared examples list other files"
     differing = [name for name in ours if ours[name] != theirs[name]]
     assert differing == [], f"these files differ from {examples}: {differing}"

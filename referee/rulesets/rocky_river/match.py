@@ -13,7 +13,9 @@ from typing import Any, NamedTuple, cast
 
 from referee.errors import Problem, RuleError
 from referee.matchfile import check_seed
-from referee.names import look_alikes, name_fault, names_fine, shown
+from referee.names import names_fine
+from referee.players import Player
+from referee.players import parse_players as parse_players_of
 
 from .cards import Deck
 from .data import load_bundled_map, load_deck
@@ -27,12 +29,6 @@ from .seeded import default_draft, default_placements, default_votes
 
 RULESET = "rocky-river"
 PHASES = ("draft", "mapping", "rafting")
-
-
-class Player(NamedTuple):
-    seat: int
-    name: str
-    garnets: int
 
 
 class Defaulted(NamedTuple):
@@ -245,55 +241,7 @@ def parse_players(raw: object, bad: Any, *, stored: bool = False) -> tuple[Playe
             return (a, b, c)
     except (TypeError, KeyError, ValueError):
         pass  # the checks below say what is wrong
-    if not isinstance(raw, list) or len(raw) != 3:
-        count = len(raw) if isinstance(raw, list) else "no list of"
-        bad("match/player_count", f"a match has exactly 3 players, not {count}", "players")
-        return ()
-    seen: set[int] = set()
-    players: list[Player] = []
-    index: dict[int, int] = {}  # seat -> its place in the list
-    for i, p in enumerate(raw):
-        where = f"players[{i}]"
-        if not isinstance(p, Mapping):
-            bad("match/bad_player", f"{where} must be an object with seat, name and garnets", where)
-            continue
-        seat, name, garnets = p.get("seat"), p.get("name"), p.get("garnets")
-        ok = True
-        if not is_int(seat) or seat not in SEATS:
-            bad("match/bad_seat", f"{where} has seat {seat!r}; seats are 1, 2, 3", where)
-            ok = False
-        elif seat in seen:
-            bad("match/duplicate_seat", f"seat {seat} appears twice in 'players'", where)
-            ok = False
-        if not isinstance(name, str) or not name.strip():
-            bad("match/bad_name", f"{where} needs a non-empty name", where)
-            ok = False
-        elif not stored and (fault := name_fault(name)) is not None:
-            who = f"{where} (seat {seat})" if ok else where
-            bad("match/bad_name", f"{who}: {fault}", where)
-            ok = False
-        if not is_int(garnets) or garnets < 0:
-            bad(
-                "match/bad_garnets",
-                f"{where} has garnets {garnets!r}; garnets are a whole number, 0 or more",
-                where,
-            )
-            ok = False
-        if ok:
-            assert isinstance(seat, int) and isinstance(name, str) and isinstance(garnets, int)
-            seen.add(seat)
-            index[seat] = i
-            players.append(Player(seat, name, garnets))
-    alike = [] if stored else look_alikes([(p.seat, p.name) for p in players])
-    for (seat_a, name_a), (seat_b, name_b) in alike:
-        bad(
-            "match/confusable_names",
-            f"seats {seat_a} and {seat_b} have names that look alike, {shown(name_a)} and "
-            f"{shown(name_b)}: they differ only by case, invisible characters, compatibility "
-            "forms or look-alike letters; give the players names that can be told apart",
-            f"players[{index[seat_b]}]",
-        )
-    return tuple(sorted(players, key=lambda p: p.seat))
+    return parse_players_of(raw, bad, len(SEATS), len(SEATS), stored=stored)
 
 
 def _host_entered(raw: object, bad: Any) -> tuple[HostEntry, ...]:

@@ -7,21 +7,13 @@ of the UTF-8 string ``seed:part1:part2:...``.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
+
+from referee.matchfile import seed_digest as seed_digest
+from referee.matchfile import seeded_hash as h
 
 from .cards import Deck
 from .river_map import RiverMap
-
-
-def h(seed: str, *parts: object) -> str:
-    text = ":".join([seed, *(str(p) for p in parts)])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def seed_digest(seed: str) -> str:
-    """The public SHA-256 digest of the seed (shown from the start of a match)."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def default_draft(seed: str, seat: int, deck: Deck) -> list[str]:

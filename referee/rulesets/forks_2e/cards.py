@@ -1,0 +1,76 @@
+"""F2: the 55 cards, their ids, values and canonical order.
+
+Five destinations in canonical order, each with one card of each value 3..12
+and an extra card (its ``x`` twin) of one value. A card id is
+``<destination>-<value>`` or ``<destination>-<value>x``; reading one is
+case-insensitive and a single space may stand for the hyphen.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+DESTINATIONS: tuple[str, ...] = ("grey", "blue", "yellow", "green", "red")
+DEFAULT_NAMES: dict[str, str] = {
+    "grey": "Greysteel City",
+    "blue": "Bluecrest Harbour",
+    "yellow": "Yellow",
+    "green": "Green Acres",
+    "red": "Red",
+}
+EXTRA_VALUE: dict[str, int] = {"grey": 8, "blue": 7, "yellow": 6, "green": 5, "red": 4}
+VALUES = range(3, 13)
+HIGH_VALUES = frozenset({10, 11, 12})  # out of the game with 2 or 3 players (F3)
+
+
+def _ids() -> tuple[str, ...]:
+    out: list[str] = []
+    for dest in DESTINATIONS:
+        for value in VALUES:
+            out.append(f"{dest}-{value}")
+            if value == EXTRA_VALUE[dest]:
+                out.append(f"{dest}-{value}x")
+    return tuple(out)
+
+
+ALL_CARDS: tuple[str, ...] = _ids()  # canonical order
+_RANK: dict[str, int] = {card: i for i, card in enumerate(ALL_CARDS)}
+_VALUE: dict[str, int] = {card: int(card.split("-")[1].rstrip("x")) for card in ALL_CARDS}
+_DEST: dict[str, str] = {card: card.split("-")[0] for card in ALL_CARDS}
+
+
+def value(card: str) -> int:
+    """A card's value: its number (``grey-8x`` is 8)."""
+    return _VALUE[card]
+
+
+def destination(card: str) -> str:
+    return _DEST[card]
+
+
+def canonical(cards: object) -> list[str]:
+    """Cards in canonical order (destination, then value, the twin after)."""
+    return sorted(cards, key=_RANK.__getitem__)  # type: ignore[call-overload]
+
+
+def is_card(card: object) -> bool:
+    return isinstance(card, str) and card in _RANK
+
+
+def read_card(text: str) -> str | None:
+    """The canonical id ``text`` names (any case; one space for the hyphen),
+    or None for anything else."""
+    if len(text) > 12:  # no id is longer; spares lower() a hostile megabyte
+        return None
+    lowered = text.lower()
+    if lowered.count(" ") == 1 and "-" not in lowered:
+        lowered = lowered.replace(" ", "-")
+    return lowered if lowered in _RANK else None
+
+
+@lru_cache(maxsize=8)
+def cards_in_play(players: int) -> tuple[str, ...]:
+    """F3: all 55 with 4 to 6 players; without values 10-12 (40) with 2 or 3."""
+    if players >= 4:
+        return ALL_CARDS
+    return tuple(card for card in ALL_CARDS if value(card) not in HIGH_VALUES)

@@ -1,0 +1,168 @@
+"""Forks 2nd Edition behind the game-agnostic :class:`referee.ruleset.Ruleset`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from referee.errors import Problem, RuleError
+from referee.players import parse_players
+from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
+
+from . import match as m
+from .orders import KEEP, MARKET, REFUSAL_CODES, check_keep, check_market
+from .view import options_of, visible
+
+CARD_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "maxLength": 40,
+    "x-code": "card/not_a_string",
+}
+SHARED_CODES = frozenset({"match/unknown_ruleset"})
+
+
+class Forks2e(Ruleset):
+    name = m.RULESET
+    title = "Forks 2nd Edition"
+    min_players = m.MIN_SEATS
+    max_players = m.MAX_SEATS
+    phases = (
+        Phase(
+            KEEP,
+            KEEP,
+            {**CARD_SCHEMA, "description": "F5: the dealt card you keep, e.g. 'grey-8x'"},
+        ),
+        Phase(
+            MARKET,
+            MARKET,
+            {
+                **CARD_SCHEMA,
+                "description": "F5: the card you market: one of the two passed to you "
+                "(with merge, any card of your hand)",
+            },
+        ),
+    )
+    settings: ClassVar[tuple[Setting, ...]] = m.SETTINGS
+    setup_keys = ()
+    web_module = None  # the generic pages until web.py lands
+    refusal_codes = REFUSAL_CODES | SHARED_CODES  # for the conformance suite
+    # F11: the initial marketing cards are public from the start (and so their totals)
+    public_from_seed = ("initial_marketing", "marketing_totals", "ranking_so_far")
+
+    # ---- set-up --------------------------------------------------------
+
+    def check_setup(self, body: Mapping[str, Any], players: Any) -> Setup:
+        problems: list[Problem] = []
+
+        def bad(code: str, message: str, where: str | None = None) -> None:
+            problems.append(Problem(code, message, where))
+
+        checked = parse_players(players, bad, m.MIN_SEATS, m.MAX_SEATS)
+        if problems:
+            raise RuleError(problems)
+        return Setup(players=[p._asdict() for p in checked], data={})
+
+    # ---- play ----------------------------------------------------------
+
+    def document(
+        self,
+        setup: Setup,
+        settings: Mapping[str, Any],
+        seed: str | None,
+        closed: Sequence[Mapping[int, Any]],
+        host_entered: Sequence[tuple[int, int]] = (),
+    ) -> dict[str, Any]:
+        return m.match_json(setup.players, settings, seed, closed, host_entered)
+
+    def resolve(self, document: Any, details: bool = False, *, stored: bool = False) -> Any:
+        return m.resolve(document, details=details, stored=stored)
+
+    def upcoming(self, state: GameState) -> list[Step]:
+        seats = state.setup.seats
+        return [
+            Step(number, m.step_kind(number), _title(number), seats)
+            for number in range(state.closed + 1, m.rounds_of(len(seats)) + 1)
+        ]
+
+    def check_order(self, state: GameState, step: Step, seat: int, order: Any) -> Any:
+        options = options_of(state.data, seat, bool(state.settings.get("merge")))
+        if step.phase == KEEP:
+            return check_keep(order, options)
+        return check_market(order, options, merge=bool(state.settings.get("merge")))
+
+    def closed_steps(self, document: Any) -> int:
+        orders = document.get("orders") if isinstance(document, Mapping) else None
+        return len(orders) if isinstance(orders, list) else 0
+
+    # ---- what people see ----------------------------------------------
+
+    def view(
+        self,
+        state: GameState,
+        viewer: Viewer,
+        *,
+        revealed: bool,
+        open_step: Step | None,
+    ) -> dict[str, Any]:
+        merge = bool(state.settings.get("merge"))
+        result = visible(state.data, viewer, revealed=revealed)
+        out: dict[str, Any] = {"result": result}
+        seat = viewer.seat
+        if viewer.kind == "seat" and open_step is not None and seat in open_step.acting:
+            assert seat is not None
+            options = options_of(state.data, seat, merge)
+            out["options"] = options
+            result["options"] = list(options)  # FORMAT.md: "under result ... options"
+        return out
+
+    def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
+        from .post import forum_post
+
+        return forum_post(public_view, fmt, base_url)
+
+    def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
+        from .picture import board_svg, scores_svg
+
+        return {"board": board_svg, "scores": scores_svg}
+
+    def picture_pending(self, name: str) -> str:
+        if name == "scores":
+            return "There is no score chart yet: it is drawn once the last market step has closed."
+        return super().picture_pending(name)
+
+    # ---- tools ---------------------------------------------------------
+
+    def summary(self, document: Any) -> str:
+        from .summary import summary_text
+
+        return summary_text(document)
+
+    def audit(self, document: Any, *, stored: bool = False) -> dict[str, Any]:
+        from .audit import audit_document
+
+        return audit_document(document, stored=stored).as_dict()
+
+    def audit_text(self, document: Any, *, stored: bool = False) -> str:
+        from .audit import audit_document, audit_text
+
+        report = audit_document(document, stored=stored)
+        return audit_text(report, document)
+
+    def demo(self, players: int | None = None) -> Demo:
+        from .demo import demo_match
+
+        return demo_match(self.title, players)
+
+    def openapi_components(self) -> dict[str, Any]:
+        import json
+        from pathlib import Path
+
+        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
+        schemas: dict[str, Any] = json.loads(text)["schemas"]
+        return schemas
+
+
+def _title(number: int) -> str:
+    """A step's title for people: "Round 2: keep"."""
+    game_round = (number + 1) // 2
+    return f"Round {game_round}: {'keep' if number % 2 == 1 else 'market'}"
