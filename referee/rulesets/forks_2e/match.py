@@ -113,7 +113,9 @@ class MatchSpec:
     merge: bool
     tiebreak: tuple[str, ...]
     names: dict[str, str]
-    orders: tuple[Orders, ...]  # one per closed round; values are canonical ids or None
+    # one per closed round: by seat, a canonical id, or the Problem of an order
+    # that names no card (play() reports it with the rest of its round)
+    orders: tuple[Orders, ...]
     host_entered: tuple[tuple[int, int], ...] = ()  # (round, seat)
 
     @property
@@ -170,8 +172,10 @@ def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
     seats = len(players) if players and len(players) == len(doc["players"]) else 0
     orders = _parse_orders(doc.get("orders"), seats, bad)
     host_entered = _host_entered(doc.get("host_entered", []), seats, len(orders), bad)
-    if problems:
-        raise RuleError(problems)
+    if problems:  # with the orders' own problems, so that one run shows them all
+        raise RuleError(
+            [*problems, *(o for r in orders for o in r.values() if isinstance(o, Problem))]
+        )
     assert isinstance(seed, str)
     return MatchSpec(
         players=players,
@@ -228,9 +232,10 @@ def _parse_orders(raw: object, seats: int, bad: Any) -> tuple[Orders, ...]:
             if order is None:
                 continue
             card = order_card(order, kind)
-            if isinstance(card, Problem):
-                bad(card.code, f"{where} (round {number}), seat {seat}: {card.message}", where)
-                continue
+            if isinstance(card, Problem):  # reported by play() with the round's others
+                card = Problem(
+                    card.code, f"{where} (round {number}), seat {seat}: {card.message}", where
+                )
             closed[seat] = card
         out.append(closed)
     return tuple(out)
@@ -405,6 +410,9 @@ def play(spec: MatchSpec) -> Table:
             card = orders.get(seat)
             if card is None:
                 chosen[seat] = None
+                continue
+            if isinstance(card, Problem):  # not a card at all (parse_match)
+                problems.append(card)
                 continue
             try:
                 chosen[seat] = check_choice(table, seat, card)
