@@ -1,0 +1,96 @@
+"""User text in ready-to-paste forum posts (Markdown or BBCode), for every game.
+
+Every string a user wrote (a match's name, players' names, a game's own names)
+goes through :meth:`Markup.esc`, so that it shows as the text it is and never
+becomes markup:
+
+- it stays on its line: line breaks and other control characters become a
+  space, bidirectional-text controls are left out (names are refused with them
+  at input; this covers data stored before);
+- Markdown: every ASCII punctuation character is neutralised. Those that
+  Python-Markdown also honours as backslash escapes (``\\ ` * _ { } [ ] ( )
+  > # + - . !``) get a backslash; the others become a numeric character
+  reference (``:`` is ``&#58;``, ``<`` is ``&#60;``), which CommonMark, GFM and
+  Python-Markdown all show as the character and never read as syntax (a
+  backslash before them would show in Python-Markdown). So no link, image,
+  autolink, emphasis, heading, list, table, HTML tag or entity can form from
+  user text;
+- BBCode has no escape character: ``[`` and ``]`` become ``(`` and ``)``, so no
+  tag can form;
+- both: an invisible WORD JOINER (U+2060) goes before every ``.``, ``:`` and
+  ``@``, so that no forum's automatic linking (GFM's bare ``www.``, ``https:``
+  and e-mail links, which GitHub makes even from escaped text; phpBB's "magic
+  URLs") turns user text into a link.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+# what one line of user text may not hold: line breaks, other control characters
+# and the line/paragraph separators become a space; bidi controls are dropped
+_OFF_LINE: dict[int, str | None] = {
+    c: " " for c in [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]
+}
+_OFF_LINE.update({c: None for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
+_NO_AUTOLINK = re.compile(r"([.:@])")
+_WORD_JOINER = "\u2060"
+# the ASCII punctuation Python-Markdown also takes backslash escapes for
+_MD_BACKSLASH = frozenset("\\`*_{}[]()>#+-.!")
+_MD_ESCAPES = {
+    ord(c): (f"\\{c}" if c in _MD_BACKSLASH else f"&#{ord(c)};")
+    for c in map(chr, range(0x21, 0x7F))
+    if not c.isalnum()
+}
+_BB_ESCAPES = {ord("["): "(", ord("]"): ")"}
+
+
+def one_line(text: object) -> str:
+    """``text`` as a string on one line: no line break or control character
+    (each becomes a space), no bidirectional-text control."""
+    return str(text).translate(_OFF_LINE)
+
+
+class Markup:
+    """The few pieces of markup a post is made of, in one format."""
+
+    def __init__(self, fmt: str) -> None:
+        if fmt not in ("markdown", "bbcode"):
+            raise ValueError(fmt)
+        self.fmt = fmt
+
+    def esc(self, text: object) -> str:
+        """User text, shown as itself in this format (see the module's text)."""
+        s = _NO_AUTOLINK.sub(_WORD_JOINER + r"\1", one_line(text))
+        return s.translate(_MD_ESCAPES if self.fmt == "markdown" else _BB_ESCAPES)
+
+    def bold(self, text: str) -> str:
+        return f"**{text}**" if self.fmt == "markdown" else f"[b]{text}[/b]"
+
+    def heading(self, text: str) -> str:
+        return f"### {text}" if self.fmt == "markdown" else f"[size=150][b]{text}[/b][/size]"
+
+    def code(self, text: str) -> str:
+        text = one_line(text)
+        if self.fmt == "markdown":
+            # a fence longer than any run of backticks inside; spaces keep an
+            # inner backtick at either end off the fence
+            longest = max((len(run) for run in re.findall("`+", text)), default=0)
+            fence = "`" * (longest + 1)
+            return f"{fence} {text} {fence}" if longest else f"{fence}{text}{fence}"
+        return f"[font=monospace]{self.esc(text)}[/font]"
+
+    def image(self, alt: str, url: str) -> str:
+        # our own address; quoted so that no character of it can end the markup
+        url = quote(url, safe=":/?&=#%@!$'*+,;~.-_")
+        if self.fmt == "markdown":
+            return f"![{alt}]({url})"
+        return f"[img]{url}[/img]"
+
+    def items(self, rows: list[str]) -> list[str]:
+        if self.fmt == "markdown":
+            # blank lines around: Python-Markdown makes no list of lines that
+            # follow a paragraph's, and a line after a list would join its last item
+            return ["", *[f"- {r}" for r in rows], ""]
+        return ["[list]", *[f"[*]{r}" for r in rows], "[/list]"]
