@@ -37,7 +37,7 @@ from referee.ruleset import GameState, Viewer
 from referee.rulesets.rocky_river.post import forum_post, one_line
 from referee.rulesets.rocky_river.ruleset import RockyRiver
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "01-full-game.match.json"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "rocky-river" / "01-full-game.match.json"
 BASE = "https://referee.example/"
 RULES = RockyRiver()
 

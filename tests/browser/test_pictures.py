@@ -24,7 +24,7 @@ from .conftest import Server
 TIMEOUT = 10_000
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 
 

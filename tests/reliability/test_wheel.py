@@ -30,7 +30,7 @@ from referee.loadtest.server import serving
 pytestmark = pytest.mark.wheel
 
 REPO = Path(__file__).resolve().parents[2]
-GOLDEN = REPO / "tests" / "golden"
+GOLDEN = REPO / "tests" / "golden" / "rocky-river"
 
 # what a copy of the checkout leaves out: caches, environments, build output, tests
 NOT_COPIED = shutil.ignore_patterns(

@@ -17,7 +17,7 @@ from .conftest import PLAYERS
 
 SEATS = (1, 2, 3)
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 GOLDEN_CASES = sorted(p.name.removesuffix(".match.json") for p in GOLDEN.glob("*.match.json"))
 KIND = {"draft": "draft", "mapping": "placements", "rafting": "votes"}
 

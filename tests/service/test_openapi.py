@@ -31,7 +31,7 @@ from referee.web.api import openapi_document
 
 from .conftest import drop_schemas, postgres_schema
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 FULL_GAME = json.loads((GOLDEN / "01-full-game.match.json").read_text())
 KIND = {"draft": "draft", "mapping": "placements", "rafting": "votes"}
 MAX_EXAMPLES = 30  # per operation: the whole file runs in about 20 s

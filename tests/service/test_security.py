@@ -33,7 +33,7 @@ from referee.service import Referee
 
 from .conftest import PLAYERS
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 DOC = json.loads((GOLDEN / "01-full-game.match.json").read_text())
 EXPECTED = json.loads((GOLDEN / "01-full-game.expected.json").read_text())
 PLAYS: list[dict[str, Any]] = [DOC["draft"], DOC["placements"], *DOC["votes"]]

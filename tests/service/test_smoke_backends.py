@@ -8,7 +8,7 @@ from pathlib import Path
 from referee.rulesets.rocky_river import resolve_document
 from referee.service import Referee
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 
 
 def test_whole_match_through_the_service_reproduces_the_golden_result(svc: Referee) -> None:

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from referee.web.pictures import svg_to_png
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 DOC: dict[str, Any] = json.loads((GOLDEN / "01-full-game.match.json").read_text())
 SVG = "{http://www.w3.org/2000/svg}"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -15,7 +15,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden" / "rocky-river"
 GOLDEN = json.loads((GOLDEN_DIR / "01-full-game.match.json").read_text())
 EXPECTED = json.loads((GOLDEN_DIR / "01-full-game.expected.json").read_text())
 
