@@ -2,7 +2,8 @@
 referee/web/openapi.json with the per-game parts made from the registered
 rulesets): it is a valid OpenAPI 3 document, it is served at /api/openapi.json,
 it names every route of the API blueprint, and Schemathesis finds no 500 and no
-response that breaks it, for every operation, with real matches and real tokens.
+response that breaks it, for every operation, with real matches and real tokens
+of every built-in game (Rocky River and Forks 2nd Edition).
 
 Schemathesis runs in-process against the Flask app (its WSGI transport), on
 SQLite and on PostgreSQL (skipped when no server answers, as in conftest.py),
@@ -90,24 +91,29 @@ class Match:
 
 @dataclass
 class World:
-    """Two real matches: one finished (every result key exists) and one whose
-    mapping round is open (orders can be sent); tokens follow re-issues."""
+    """Real matches of every built-in game: for each, one finished (every result
+    key exists) and one with a round open (orders can be sent); tokens follow
+    re-issues. Rocky River's live match has its mapping round open, Forks' its
+    first keep round."""
 
     app: Flask
     db: str
     client: FlaskClient
     finished: Match
     live: Match
+    forks_finished: Match
+    forks_live: Match
     calls: int = 0
 
     def match_for(self, case: Any) -> Match | None:
-        """The match a call is about: the live or the finished one, now and then
-        the id Schemathesis drew (an unknown match)."""
+        """The match a call is about: the live or the finished one of either
+        game, now and then the id Schemathesis drew (an unknown match)."""
         if self.calls % 6 == 5:
             return None
+        forks = self.calls % 4 >= 2
         if self.calls % 2 and not case.operation.path.endswith("/orders"):
-            return self.finished
-        return self.live
+            return self.forks_finished if forks else self.finished
+        return self.forks_live if forks else self.live
 
     def token_for(self, case: Any, match: Match) -> str:
         """Whose token: mostly the host's, else a seat's, now and then a wrong one
@@ -159,10 +165,42 @@ def new_match(client: FlaskClient, rounds: int) -> Match:
     return match
 
 
+FORKS_PLAYERS = [{"seat": s, "name": f"Forks {s}", "garnets": s % 2} for s in (1, 2, 3)]
+FORKS_ROUNDS = 8  # 3 players: 4 game rounds, each a keep and a market round
+
+
+def new_forks_match(client: FlaskClient, rounds: int) -> Match:
+    """A Forks 2nd Edition match of three players with its first ``rounds``
+    rounds played through the API (each seat names the first of its options;
+    seat 3 sends nothing, so it is defaulted), and the next one open when there is one."""
+    body = {"name": "Forks <i>", "ruleset": "forks-2e", "players": FORKS_PLAYERS}
+    resp = client.post("/api/matches", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    data = resp.get_json()
+    match = Match(data["id"], data["host_token"], dict(data["player_tokens"]))
+    host = bearer(match.host)
+    for number in range(1, rounds + 1):
+        client.post(f"/api/matches/{match.id}/rounds/open", headers=host, json={})
+        key = "keep" if number % 2 else "market"
+        for seat in ("1", "2"):
+            mine = client.get(f"/api/matches/{match.id}/me", headers=bearer(match.seats[seat]))
+            card = mine.get_json()["options"][0]
+            sent = client.put(
+                f"/api/matches/{match.id}/orders",
+                headers=bearer(match.seats[seat]),
+                json={key: card},
+            )
+            assert sent.status_code == 200, sent.get_json()
+        client.post(f"/api/matches/{match.id}/rounds/close", headers=host, json={})
+    if rounds < FORKS_ROUNDS:
+        client.post(f"/api/matches/{match.id}/rounds/open", headers=host, json={})
+    return match
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def api_app(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Flask, Match]]:
+) -> Iterator[tuple[Flask, Match, Match]]:
     schemas: list[str] = []
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 'referee.db'}"
@@ -179,22 +217,28 @@ def api_app(
         }
     )
     finished = new_match(app.test_client(), rounds=5)
+    forks_finished = new_forks_match(app.test_client(), rounds=FORKS_ROUNDS)
     app.config["TEST_DB"] = request.param
-    yield app, finished
+    yield app, finished, forks_finished
     app.extensions["referee"].engine.dispose()
     drop_schemas(schemas)
 
 
 WORLD: list[World] = []  # the current test's world, for the auth provider
 SEEN: dict[tuple[str, str], set[int]] = {}  # the statuses of each (database, operation)
+# the statuses of each (database, operation, game) of the calls about a game's match
+SEEN_GAMES: dict[tuple[str, str, str], set[int]] = {}
 
 
 @pytest.fixture
-def world(api_app: tuple[Flask, Match]) -> Iterator[World]:
-    """A fresh live match for each operation (the finished one is shared)."""
-    app, finished = api_app
+def world(api_app: tuple[Flask, Match, Match]) -> Iterator[World]:
+    """Fresh live matches for each operation (the finished ones are shared)."""
+    app, finished, forks_finished = api_app
     client = app.test_client()
-    WORLD.append(World(app, app.config["TEST_DB"], client, finished, new_match(client, rounds=1)))
+    live, forks_live = new_match(client, rounds=1), new_forks_match(client, rounds=0)
+    WORLD.append(
+        World(app, app.config["TEST_DB"], client, finished, live, forks_finished, forks_live)
+    )
     yield WORLD[-1]
     WORLD.clear()
 
@@ -239,6 +283,11 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
     response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
     assert response.status_code < 500
     SEEN.setdefault((world.db, case.operation.label), set()).add(response.status_code)
+    if match is not None and "match_id" in (case.path_parameters or {}):
+        game = "forks-2e" if match in (world.forks_live, world.forks_finished) else "rocky-river"
+        SEEN_GAMES.setdefault((world.db, case.operation.label, game), set()).add(
+            response.status_code
+        )
     if match is not None:
         world.follow(case, match, response)
 
@@ -246,7 +295,10 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
 def test_every_operation_was_exercised_with_success_and_refusals() -> None:
     """Runs after the Schemathesis tests: on each database they ran on, each
     operation answered at least once with success (so its 2xx body was checked
-    against the description) and, for those needing a token, with 401 and 403."""
+    against the description) and, for those needing a token, with 401 and 403;
+    and each reading of a match (its views, preview, export, audit, post) did so
+    for a match of each built-in game, so that each game's own parts of the
+    description were checked against real answers."""
     operations = {
         f"{method.upper()} {path}": item[method]
         for path, item in openapi_document()["paths"].items()
@@ -261,3 +313,10 @@ def test_every_operation_was_exercised_with_success_and_refusals() -> None:
             assert any(200 <= s < 300 for s in statuses), (db, label, statuses)
             if operation["security"] == [{"bearerAuth": []}]:
                 assert {401, 403} <= statuses, (db, label, statuses)
+    for db in databases:
+        for label in operations:
+            if "{match_id}" not in label or not label.startswith("GET "):
+                continue
+            for game in ("rocky-river", "forks-2e"):
+                statuses = SEEN_GAMES.get((db, label, game), set())
+                assert any(200 <= s < 300 for s in statuses), (db, label, game, statuses)

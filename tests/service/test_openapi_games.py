@@ -10,7 +10,9 @@ it exactly as its generated schemas say (on SQLite and PostgreSQL).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -34,10 +36,13 @@ from referee.ruleset import (
     ruleset_names,
     unregister,
 )
-from referee.web.api import openapi_document
+from referee.rulesets.forks_2e.cards import ALL_CARDS
+from referee.rulesets.forks_2e.match import resolve as resolve_forks
+from referee.web.api import _prefix, openapi_document
 
 SCHEMAS = "#/components/schemas/"
 TINY = "tiny-duel"
+FORKS_GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "forks-2e"
 
 
 class TinyDuel(Ruleset):
@@ -258,6 +263,74 @@ def test_rocky_river_parts_come_from_its_ruleset() -> None:
     # seat numbers are not Rocky River's three in the shared parts
     assert schemas["Seat"] == {**schemas["Seat"], "type": "integer", "minimum": 1}
     assert "enum" not in schemas["Seat"]
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_every_registered_game_has_its_parts(name: str) -> None:
+    """Each built-in game: its generated parts, and its own schemas prefixed,
+    with its View, Result, MatchFile and Audit where the API answers them."""
+    doc = openapi_document()
+    check_document(doc)
+    rules = get_ruleset(name)
+    prefix = _prefix(name)
+    check_game(doc, rules, prefix)
+    schemas = schemas_of(doc)
+    own = rules.openapi_components()
+    assert own, f"{name} describes none of its own parts"
+    for key in own:
+        assert prefix + key in schemas, key
+    for role in ("Result", "MatchFile", "Audit"):
+        if role in own:
+            assert prefix + role in ref_names(schemas[role], "anyOf"), role
+    view = schemas[prefix + "MatchView"]
+    if "Result" in own:
+        assert view["properties"]["result"] == {"$ref": SCHEMAS + prefix + "Result"}
+    for key in own.get("View", {}).get("required", ()):
+        assert key in view["required"], key
+
+
+def test_forks_parts_come_from_its_ruleset() -> None:
+    doc = openapi_document()
+    schemas = schemas_of(doc)
+    create = schemas["Forks2eCreateMatch"]
+    assert set(create["properties"]) == {"name", "players", "settings", "ruleset"}  # no map
+    assert "ruleset" in create["required"]  # not the default game
+    players = create["properties"]["players"]
+    assert (players["minItems"], players["maxItems"]) == (2, 6)
+    settings = schemas["Forks2eSettings"]["properties"]
+    assert settings["merge"]["type"] == "boolean"
+    assert settings["tiebreak"]["default"] == ["blue", "grey", "yellow", "green", "red"]
+    assert set(order_bodies(doc, "Forks2e")) == {"keep", "market"}
+    view = schemas["Forks2eMatchView"]
+    assert view["additionalProperties"] is False
+    assert view["properties"]["options"] == {"$ref": SCHEMAS + "Forks2eOptions"}
+    # canonical card ids only (F2): the 55, and nothing else
+    for card in ALL_CARDS:
+        conforms(doc, "Forks2eCard", card)
+    for bad in ("Grey 8x", "GREY-8", "grey-13", "grey-2", "blue-8x", "grey-8x ", "red-4xx"):
+        with pytest.raises(ValidationError):
+            conforms(doc, "Forks2eCard", bad)
+    conforms(doc, "OrderBody", {"keep": "Grey 8x", "seat": 2})  # a body may spell it so
+    # the contract's examples: each match file, and its whole state as a result
+    for path in sorted(FORKS_GOLDEN.glob("*.match.json")):
+        document = json.loads(path.read_text())
+        conforms(doc, "Forks2eMatchFile", document)
+        conforms(doc, "MatchFile", document)
+        conforms(doc, "Forks2eResult", resolve_forks(document, details=True))
+    result = resolve_forks(json.loads((FORKS_GOLDEN / "01-three-players.match.json").read_text()))
+    with pytest.raises(ValidationError):  # the result of a view has its counts too
+        conforms(doc, "Forks2eResult", result)
+    state = resolve_forks(
+        json.loads((FORKS_GOLDEN / "01-three-players.match.json").read_text()), details=True
+    )
+    with pytest.raises(ValidationError, match="Additional properties"):
+        conforms(doc, "Forks2eResult", {**state, "map": "three-rapids"})
+    with pytest.raises(ValidationError):  # a finished match's result has its scores
+        conforms(doc, "Forks2eResult", {k: v for k, v in state.items() if k != "scores"})
+    conforms(doc, "Forks2eAudit", {"seats": {"1": {"actual": 3, "best_market": 5, "gain": 2}}})
+    conforms(doc, "Forks2eSetup", {})
+    with pytest.raises(ValidationError):
+        conforms(doc, "Forks2eSetup", {"map": "three-rapids"})
 
 
 def test_a_registered_game_adds_its_parts(tiny: None) -> None:
