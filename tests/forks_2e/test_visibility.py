@@ -1,0 +1,419 @@
+"""F11 "What is public", checked on everything a viewer can reach.
+
+Whole Forks matches are played through the service (2 to 6 players, standard
+and merge); at every state (before the first round, each round open with
+orders in, after each close, at the end) every channel is fetched for every
+viewer:
+
+- the public: the API's view and forum posts (Markdown, BBCode), the match
+  page, the page's post text and the SVG pictures (``board``, ``scores``);
+- each seat, with its token: the API's ``/me`` and its player page;
+- the host: the API's ``/me``, preview, export and audit, the dashboard, the
+  order page of each seat, the post pages, the export and audit pages, the
+  preview page;
+
+and every card id found in them (as a whole token) is checked against what
+that viewer may know at that moment, computed from the engine's replay of the
+match (the seed and the closed rounds, taken from the service as an operator
+would): no viewer but seat s sees a card private to s (its dealt cards, the
+cards passed to it, its hand before the end, its sealed choice) unless it is
+public by then (initial marketing, marketed, revealed, every hand at the end);
+the host sees a closed step's cards but never the dealt cards of a keep step
+that has not closed, nor any card still in the draw pile; nobody but the host
+sees the removed cards. A select listing every card in play (the host's order
+form, which cannot know the deal) reveals nothing and is not scanned.
+
+And sealed means sealed: when a seat replaces its sealed order with another
+card, nothing any other viewer can fetch changes, byte for byte, ETags and
+versions included (the clock stands still, as in tests/service/web/test_sealed.py).
+
+PNG pictures are the same SVGs rendered, so only the SVGs are scanned.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pytest
+from flask.testing import FlaskClient
+
+from referee.rulesets.forks_2e import match as m
+from referee.rulesets.forks_2e.cards import cards_in_play, read_card
+from referee.service import Referee
+
+from .test_api import HOST_ONLY, ApiMatch, bearer, spelled
+
+CARD = re.compile(r"\b(?:grey|blue|yellow|green|red)-\d+x?\b", re.I)
+SELECT = re.compile(r"<select\b.*?</select>", re.S | re.I)
+CASES = [(2, False), (2, True), (3, True), (4, False), (5, True), (6, False)]
+POSTGRES_CASES = {(2, True), (4, False)}  # the scan is the same; the rest on SQLite only
+
+Answer = tuple[int, str, str | None]  # status, body, ETag
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def web(client: FlaskClient) -> Iterator[FlaskClient]:
+    """The client, with the service's clock standing still and forms without
+    CSRF tokens, so that two fetches of a page can be compared byte for byte."""
+    app = client.application
+    app.config["WTF_CSRF_ENABLED"] = False
+    app.extensions["referee"].clock = Clock()
+    yield client
+
+
+def card_ids(text: str) -> set[str]:
+    found = {read_card(t) for t in CARD.findall(text)}
+    return {c for c in found if c is not None}
+
+
+def scanned(text: str, in_play: set[str]) -> str:
+    """``text`` without the selects that list every card in play."""
+    return SELECT.sub(lambda s: "" if card_ids(s.group(0)) >= in_play else s.group(0), text)
+
+
+# ---- what each viewer may know -------------------------------------------------------
+
+
+@dataclass
+class Knowledge:
+    """Who may know which card now (F11), from the engine's replay."""
+
+    in_play: set[str]
+    public: set[str]
+    private: dict[int, set[str]]  # by seat: dealt to it, passed to it, its hand, its sealed choice
+    secret: set[str]  # the removed cards and the draw pile
+    host_may: set[str]  # what the host may know besides the public cards
+    host_may_not: set[str]  # undealt cards and dealt cards of a keep step not closed
+    why: dict[str, str]  # a card's owner, for messages
+    marketing: set[str]  # the cards in marketing
+    closed_deals: set[str]  # the cards dealt in game rounds whose keep step has closed
+
+    def forbidden(self, viewer: str) -> set[str]:
+        if viewer == "host":
+            return self.host_may_not - self.host_may - self.public
+        everyone = set().union(*self.private.values()) | self.secret
+        if viewer == "public":
+            return everyone - self.public
+        seat = int(viewer.split()[1])
+        others = set().union(*(cards for s, cards in self.private.items() if s != seat))
+        return (others | self.secret) - self.private[seat] - self.public
+
+
+def knowledge(g: ApiMatch, host_entered: set[str]) -> Knowledge:
+    svc: Referee = g.client.application.extensions["referee"]
+    table = m.play(m.parse_match(svc.document(g.id)))  # the operator's tool: with the seed
+    state = svc.state(g.id)
+    rnd = state.open_round
+    sealed = {o.seat: o.payload for o in state.orders if rnd and o.round_number == rnd.number}
+    seats = list(table.seat_numbers())
+    public = {*table.initial_marketing, *table.revealed}
+    for step in table.marketed_by:
+        public |= set(step.values())
+    if table.finished:
+        public |= set().union(*(set(h) for h in table.hands.values()))
+    why: dict[str, str] = {}
+    private: dict[int, set[str]] = {}
+    for seat in seats:
+        cards = set(table.hands[seat])
+        for dealt in table.dealt:
+            cards |= set(dealt[seat])
+        for passed in table.passed:
+            cards |= set(passed[seat])
+        if seat in sealed:
+            cards.add(sealed[seat])
+        private[seat] = cards
+        for card in cards:
+            why[card] = why.get(card, "private to seat") + f" {seat}"
+    secret = {*table.removed, *table.pile}
+    why.update({c: "removed" for c in table.removed} | {c: "in the draw pile" for c in table.pile})
+    known_deals = (table.closed + 1) // 2  # game rounds whose keep step has closed
+    closed_deals: set[str] = set()
+    for dealt in table.dealt[:known_deals]:
+        closed_deals |= set().union(*(set(c) for c in dealt.values()))
+    host_may_not = set(table.pile)
+    for dealt in table.dealt[known_deals:]:
+        host_may_not |= set().union(*(set(c) for c in dealt.values()))
+    return Knowledge(
+        in_play=set(cards_in_play(len(seats))),
+        public=public,
+        private=private,
+        secret=secret,
+        host_may={*table.removed, *host_entered, *closed_deals},
+        host_may_not=host_may_not,
+        why=why,
+        marketing=set(table.marketing()),
+        closed_deals=closed_deals,
+    )
+
+
+# ---- every channel ---------------------------------------------------------------------
+
+
+def fetch(client: FlaskClient, url: str, token: str | None = None, method: str = "GET") -> Answer:
+    resp = client.open(url, method=method, headers=bearer(token) if token else {})
+    return resp.status_code, resp.get_data(as_text=True), resp.headers.get("ETag")
+
+
+def channels(g: ApiMatch, viewers: list[str]) -> dict[str, dict[str, Answer]]:
+    """Every answer each of ``viewers`` can get about the match."""
+    c, api, out = g.client, f"/api/matches/{g.id}", {}
+    for viewer in viewers:
+        got: dict[str, Answer] = {}
+        if viewer == "public":
+            got["api view"] = fetch(c, api)
+            for fmt in ("markdown", "bbcode"):
+                got[f"api post {fmt}"] = fetch(c, f"{api}/post?format={fmt}")
+                got[f"page post {fmt}"] = fetch(c, f"/matches/{g.id}/post?format={fmt}")
+            got["page"] = fetch(c, f"/matches/{g.id}")
+            for picture in ("board", "scores"):
+                got[f"{picture}.svg"] = fetch(c, f"/matches/{g.id}/{picture}.svg")
+        elif viewer == "host":
+            host = f"/host/{g.host}"
+            for path in ("/me", "/preview", "/export", "/audit"):
+                got[f"api {path}"] = fetch(c, api + path, g.host)
+            got["page dashboard"] = fetch(c, host)
+            for fmt in ("markdown", "bbcode"):
+                got[f"page post {fmt}"] = fetch(c, f"{host}/post?format={fmt}")
+            for path in ("/export", "/audit"):
+                got[f"page {path}"] = fetch(c, host + path)
+            got["page preview"] = fetch(c, f"{host}/preview", method="POST")
+            for seat in g.seat_numbers:
+                got[f"page order {seat}"] = fetch(c, f"{host}/order/{seat}")
+        else:
+            seat = int(viewer.split()[1])
+            got["api /me"] = fetch(c, f"{api}/me", g.tokens[seat])
+            got["page"] = fetch(c, f"/play/{g.tokens[seat]}")
+        out[viewer] = got
+    return out
+
+
+def viewers_of(g: ApiMatch) -> list[str]:
+    return ["public", "host", *(f"seat {s}" for s in g.seat_numbers)]
+
+
+def leaks(g: ApiMatch, known: Knowledge, seen: dict[str, dict[str, Answer]]) -> list[str]:
+    """Each card a viewer's channel shows that the viewer may not know."""
+    found = []
+    for viewer, answers in seen.items():
+        forbidden = known.forbidden(viewer)
+        for channel, (status, body, _) in answers.items():
+            assert status < 500, (viewer, channel, body[:2000])
+            shown = card_ids(scanned(body, known.in_play)) & forbidden
+            found += [f"{viewer}, {channel}: {c} ({known.why.get(c, '?')})" for c in sorted(shown)]
+    return found
+
+
+class Scan:
+    """A match played through the service, checked at every state."""
+
+    def __init__(self, client: FlaskClient, players: int, merge: bool) -> None:
+        self.g = ApiMatch(client, players, merge=merge, name=f"Seen {players} <i>")
+        self.host_entered: set[str] = set()  # cards the host entered in the open round
+        self.states = 0
+
+    def check(self, when: str, extra: dict[str, dict[str, Answer]] | None = None) -> None:
+        g = self.g
+        seen = channels(g, viewers_of(g))
+        for viewer, answers in (extra or {}).items():
+            seen.setdefault(viewer, {}).update(answers)
+        known = knowledge(g, self.host_entered)
+        found = leaks(g, known, seen)
+        assert found == [], f"{when}: " + "; ".join(found)
+        self.shown(when, known, seen)
+        self.structure()
+        self.states += 1
+
+    def shown(self, when: str, known: Knowledge, seen: dict[str, dict[str, Answer]]) -> None:
+        """The other side: each viewer's channels do show, as card ids, what it
+        may see (so the scan cannot pass by finding nothing)."""
+        g = self.g
+
+        def shows(viewer: str, channel: str, cards: set[str]) -> None:
+            missing = cards - card_ids(seen[viewer][channel][1])
+            assert not missing, f"{when}: {viewer}, {channel} lacks {sorted(missing)}"
+
+        for channel in ("board.svg", "api post markdown"):
+            shows("public", channel, known.marketing)
+        for channel in ("api view", "page"):  # at the end, every hand too
+            shows("public", channel, known.public)
+        for seat in g.seat_numbers:
+            options = set(json.loads(seen[f"seat {seat}"]["api /me"][1]).get("options", []))
+            shows(f"seat {seat}", "page", options)
+        for channel in ("api /me", "page dashboard"):
+            shows("host", channel, known.closed_deals)
+
+    def structure(self) -> None:
+        """The views every page is made from: no order but one's own, no host
+        key for the public or a seat (F11: who kept, passed, marketed what)."""
+        g = self.g
+        public = g.public()
+        assert public["orders"] == {}
+        assert not set(HOST_ONLY) & set(public["result"])
+        for seat in g.seat_numbers:
+            view = g.me(seat)
+            assert {s for by in view["orders"].values() for s in by} <= {str(seat)}
+            assert not set(HOST_ONLY) & set(view["result"])
+
+    def orders(self, number: int, key: str) -> dict[int, str]:
+        """Each seat's order of round ``number``: none, its own, or the host's."""
+        g = self.g
+        sent: dict[int, str] = {}
+        for seat in g.seat_numbers:
+            how = (number + seat) % 4  # 0: none; 3: the host enters it
+            if how == 0:
+                continue
+            options = g.me(seat)["options"]
+            card = options[(number * seat) % len(options)]
+            g.send(seat, key, spelled(card, how - 1), host=how == 3)
+            if how == 3:
+                self.host_entered.add(card)
+            sent[seat] = card
+        return sent
+
+
+def replace_sealed(scan: Scan, number: int, key: str, seat: int, card: str) -> None:
+    """``seat`` replaces its sealed order by ``card``: nothing any other viewer
+    can fetch changes; the seat itself sees its new order."""
+    g = scan.g
+    others = [v for v in viewers_of(g) if v != f"seat {seat}"]
+    before = channels(g, others)
+    receipt = g.send(seat, key, card)
+    after = channels(g, others)
+    changed = [
+        f"{viewer}: {channel}"
+        for viewer in others
+        for channel in before[viewer]
+        if before[viewer][channel] != after[viewer][channel]
+    ]
+    assert changed == [], f"round {number}: seat {seat}'s replaced order changed {changed}"
+    mine = g.standing(number, seat, g.tokens[seat])
+    assert mine is not None and mine["order"] == card and mine["receipt"] == receipt
+
+
+def play_and_scan(client: FlaskClient, players: int, merge: bool) -> Scan:
+    scan = Scan(client, players, merge)
+    g = scan.g
+    scan.check("before the first round")
+    for number in range(1, m.rounds_of(players) + 1):
+        key = "keep" if number % 2 else "market"
+        scan.host_entered = set()
+        opened = g.open()
+        scan.check(f"round {number} open", {"host": {"open answer": (200, str(opened), None)}})
+        sent = scan.orders(number, key)
+        scan.check(f"round {number} with orders in")
+        own = [s for s in sent if (number + s) % 4 != 3]  # orders the seats sent themselves
+        entered = [s for s in sent if s not in own]
+        if entered and number % 4 == 1:  # a seat replaces what the host entered for it
+            seat = entered[0]
+            card = next(c for c in g.me(seat)["options"] if c != sent[seat])
+            g.send(seat, key, card)
+            sent[seat] = card
+            own.append(seat)
+            scan.check(f"round {number}, seat {seat} replaced the host's order")
+        if own:
+            seat = own[0]
+            card = next(c for c in g.me(seat)["options"] if c != sent[seat])
+            replace_sealed(scan, number, key, seat, card)
+            sent[seat] = card
+            scan.check(f"round {number}, seat {seat} replaced its order")
+        closed = g.close()
+        scan.check(f"round {number} closed", {"public": {"close answer": (200, str(closed), None)}})
+    assert g.public()["finished"] is True
+    return scan
+
+
+@pytest.mark.parametrize(
+    ("players", "merge"), CASES, ids=[f"{n}p-{'merge' if x else 'standard'}" for n, x in CASES]
+)
+def test_no_viewer_sees_a_card_it_may_not_know(
+    web: FlaskClient, request: pytest.FixtureRequest, players: int, merge: bool
+) -> None:
+    if "postgresql" in request.node.callspec.id and (players, merge) not in POSTGRES_CASES:
+        pytest.skip("on PostgreSQL the 2- and 4-player cases only; all of them on SQLite")
+    scan = play_and_scan(web, players, merge)
+    assert scan.states >= 3 * m.rounds_of(players)
+    g = scan.g
+    # at the end every hand is public, the orders are not (until the full reveal)
+    public = g.public()
+    assert set(public["result"]["hands"]) == {str(s) for s in g.seat_numbers}
+    assert public["orders"] == {}
+    reveal = g.api("POST", "/reveal", g.host)
+    assert reveal.status_code == 200
+    revealed = g.public()
+    assert revealed["revealed"] is True and len(revealed["orders"]) == m.rounds_of(players)
+    assert revealed["result"]["dealt"] == g.host_view()["result"]["dealt"]
+
+
+# ---- the host's own ways in: refusals and the preview ----------------------------------
+
+
+def dealt_to(g: ApiMatch, seat: int) -> list[str]:
+    """What the seat sees of its current deal (its own view)."""
+    dealt: list[str] = g.me(seat)["result"]["mine"][-1]["dealt"]
+    return dealt
+
+
+def test_a_refused_host_entered_keep_order_does_not_tell_the_host_the_deal(
+    web: FlaskClient,
+) -> None:
+    """F11: the host never sees an open keep step's dealt cards. A host who
+    enters a keep order naming a card not dealt to that seat is refused; the
+    refusal must not list the seat's three dealt cards (the seat's own refusal
+    may: they are its own). Through the API and the host's order page."""
+    g = ApiMatch(web, 3)
+    g.open()
+    wrong = next(c for c in sorted(cards_in_play(3)) if c not in dealt_to(g, 1))
+    message = g.refused({"keep": wrong, "seat": 1}, g.host, "keep/not_dealt")
+    own = g.refused({"keep": wrong}, g.tokens[1], "keep/not_dealt")
+    assert set(dealt_to(g, 1)) <= card_ids(own)  # the seat is told what it may keep
+    page = g.client.post(f"/host/{g.host}/order/1", data={"round": "1", "card": wrong})
+    assert page.status_code == 422
+    dealt = set(dealt_to(g, 1))
+    on_page = card_ids(scanned(page.get_data(as_text=True), set(cards_in_play(3))))
+    told = {"api": sorted(card_ids(message) & dealt), "page": sorted(on_page & dealt)}
+    assert told == {"api": [], "page": []}, message
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_the_host_preview_shows_no_card_the_host_may_not_know(
+    web: FlaskClient, number: int
+) -> None:
+    """The preview resolves the open round when the host entered every order of
+    it. For Forks that resolution holds what F11 keeps from the host: closing a
+    keep step shows every seat's three dealt cards (the host named one of each),
+    closing a market step deals the next game round. The host's preview (API
+    and page) must show no card the host may not know."""
+    scan = Scan(web, 3, False)
+    g = scan.g
+    for current in range(1, number + 1):
+        key = "keep" if current % 2 else "market"
+        g.open()
+        scan.host_entered = set()
+        for seat in g.seat_numbers:
+            card = g.me(seat)["options"][0]
+            g.send(seat, key, card, host=True)
+            scan.host_entered.add(card)
+        if current < number:
+            g.close()
+    preview = g.api("GET", "/preview", g.host).get_json()["preview"]
+    assert preview["resolved"] is True
+    seen = {
+        "host": {
+            "api /preview": fetch(g.client, f"/api/matches/{g.id}/preview", g.host),
+            "page preview": fetch(g.client, f"/host/{g.host}/preview", method="POST"),
+        }
+    }
+    found = leaks(g, knowledge(g, scan.host_entered), seen)
+    assert found == [], "; ".join(found)
