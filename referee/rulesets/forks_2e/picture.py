@@ -407,11 +407,12 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
     tb = [
         f'<text font-size="13" fill="{INK}" class="tiebreak">'
         f'<tspan x="20" y="{y:.0f}" font-weight="bold">'
-        "Tiebreak (an earlier destination wins a tie on totals):</tspan>"
+        "Tiebreak (an earlier destination wins a tie on totals): </tspan>"
     ]
     y += 20
-    for line in tb_lines:
-        tb.append(f'<tspan x="20" y="{y:.0f}">{escape(line)}</tspan>')
+    for i, line in enumerate(tb_lines):  # a space at each break: the text reads on in words
+        end = " " if i < len(tb_lines) - 1 else ""
+        tb.append(f'<tspan x="20" y="{y:.0f}">{escape(line + end)}</tspan>')
         y += 20
     tb.append("</text>")
     out.append("".join(tb))
@@ -467,10 +468,14 @@ def decided_text(
             f"decided by garnets: {listed} tied on the lowest score ({lowest}); "
             f"{who(seat)} has the fewest garnets ({garnets.get(seat, 0)})"
         )
-    still = joined([who(s) for s in fewest])
+    fewest_garnets = garnets.get(seat, 0)
+    if set(fewest) == set(tied):
+        still = f"and on garnets ({fewest_garnets})"
+    else:
+        still = f"{joined([who(s) for s in fewest])} also on the fewest garnets ({fewest_garnets})"
     return (
-        f"decided by draw: {listed} tied on the lowest score ({lowest}), {still} also on "
-        f"the fewest garnets ({garnets.get(seat, 0)}); a seeded draw (F10) chose {who(seat)}"
+        f"decided by draw: {listed} tied on the lowest score ({lowest}), {still}; "
+        f"a seeded draw (F10) chose {who(seat)}"
     )
 
 
@@ -630,7 +635,8 @@ def scores_svg(view: Mapping[str, Any]) -> str | None:
             if i == 0 and bold:
                 parts.append(f'<tspan font-weight="bold">{escape(bold)}</tspan>')
                 line = line[len(bold) :]
-            parts.append(f"{escape(line)}</tspan>")
+            end = " " if i < len(wrapped_lines) - 1 else ""
+            parts.append(f"{escape(line + end)}</tspan>")
             y += 21
         parts.append("</text>")
         out.append("".join(parts))
