@@ -21,7 +21,8 @@ public by then (initial marketing, marketed, revealed, every hand at the end);
 the host sees a closed step's cards but never the dealt cards of a keep step
 that has not closed, nor any card still in the draw pile; nobody but the host
 sees the removed cards. A select listing every card in play (the host's order
-form, which cannot know the deal) reveals nothing and is not scanned.
+form, which cannot know the deal) reveals nothing and is not scanned, nor is
+the orders' help text (its example card).
 
 And sealed means sealed: when a seat replaces its sealed order with another
 card, nothing any other viewer can fetch changes, byte for byte, ETags and
@@ -40,9 +41,11 @@ from datetime import UTC, datetime
 
 import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from referee.rulesets.forks_2e import match as m
 from referee.rulesets.forks_2e.cards import cards_in_play, read_card
+from referee.rulesets.forks_2e.ruleset import Forks2e
 from referee.service import Referee
 
 from .test_api import HOST_ONLY, ApiMatch, bearer, spelled
@@ -78,8 +81,21 @@ def card_ids(text: str) -> set[str]:
     return {c for c in found if c is not None}
 
 
+def _help_texts() -> list[str]:
+    """The order schemas' help texts (``e.g. 'grey-8x'``), as written and as
+    HTML shows them: static text, not a card of anyone's."""
+    texts = [str(p.schema["description"]) for p in Forks2e.phases if "description" in p.schema]
+    return [*texts, *(str(escape(t)) for t in texts)]
+
+
+HELP_TEXTS = _help_texts()
+
+
 def scanned(text: str, in_play: set[str]) -> str:
-    """``text`` without the selects that list every card in play."""
+    """``text`` without the selects that list every card in play, and without
+    the order schemas' help texts."""
+    for help_text in HELP_TEXTS:
+        text = text.replace(help_text, "")
     return SELECT.sub(lambda s: "" if card_ids(s.group(0)) >= in_play else s.group(0), text)
 
 
