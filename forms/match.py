@@ -8,8 +8,7 @@ nothing here knows any one game.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -23,7 +22,6 @@ from wtforms import (
     SelectField,
     StringField,
     SubmitField,
-    TextAreaField,
 )
 
 from forms.orders import choices
@@ -75,22 +73,47 @@ def setting_field_name(setting: Setting) -> str:
     return f"setting_{setting.key}" if setting.key in RESERVED else setting.key
 
 
-def setting_field(setting: Setting) -> Any:
+ChoiceLabel = Callable[[Setting, str], str]
+
+
+def _plain_label(setting: Setting, choice: str) -> str:
+    return choice
+
+
+def setting_field(setting: Setting, choice_label: ChoiceLabel | None = None) -> Any:
     """A form field for a game setting: a checkbox for a flag, a select for a
-    choice, a line of comma-separated ids for an order, JSON for names."""
+    choice; for an order, one select per place (``<key>-0`` is the first), each
+    offering every choice and starting at the default order; for names, one
+    line per choice (``<key>-0`` names the first choice), empty for "keep the
+    default". ``choice_label`` gives a choice's text in a select (by default
+    the choice itself)."""
+    label_of = choice_label or _plain_label
     if setting.kind == "flag":
         return BooleanField(setting.label, default=bool(setting.default))
     if setting.kind == "choice":
         return SelectField(
             setting.label,
-            choices=choices((c, c) for c in setting.choices),
+            choices=choices((c, label_of(setting, c)) for c in setting.choices),
             default=setting.default,
             validate_choice=False,
         )
     if setting.kind == "order":
-        default = ", ".join(str(v) for v in setting.default or ())
-        return StringField(setting.label, default=default, filters=[_strip])
-    return TextAreaField(setting.label, default=json.dumps(setting.default or {}))
+        default = [str(v) for v in setting.default or setting.choices]
+        places = {
+            str(i): SelectField(
+                choices=choices((c, label_of(setting, c)) for c in setting.choices),
+                default=value,
+                validate_choice=False,
+            )
+            for i, value in enumerate(default)
+        }
+        return FormField(type("OrderPlaces", (Form,), places), setting.label, separator="-")
+    given = setting.default if isinstance(setting.default, Mapping) else {}
+    lines = {
+        str(i): StringField(default=str(given.get(c, "")), filters=[_strip])
+        for i, c in enumerate(setting.choices)
+    }
+    return FormField(type("NameLines", (Form,), lines), setting.label, separator="-")
 
 
 def create_match_form(
@@ -98,10 +121,12 @@ def create_match_form(
     settings: tuple[Setting, ...] = (),
     extra: Mapping[str, Any] | None = None,
     labels: Mapping[str, str] | None = None,
+    choice_label: ChoiceLabel | None = None,
 ) -> type[CreateMatchForm]:
     """The create form of a game: ``seats`` player rows, a field per game
-    setting, the game's set-up fields ``extra`` (unbound fields by name) and
-    other ``labels`` for the shared fields (e.g. ``close_early``)."""
+    setting (``choice_label`` gives a setting's choice its text in a select),
+    the game's set-up fields ``extra`` (unbound fields by name) and other
+    ``labels`` for the shared fields (e.g. ``close_early``)."""
     fields: dict[str, Any] = {
         "players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats),
     }
@@ -109,7 +134,7 @@ def create_match_form(
         shared = getattr(CreateMatchForm, key)
         fields[key] = shared.field_class(label, *shared.args[1:], **shared.kwargs)
     for setting in settings:
-        fields[setting_field_name(setting)] = setting_field(setting)
+        fields[setting_field_name(setting)] = setting_field(setting, choice_label)
     for key, value in (extra or {}).items():
         if key in RESERVED:
             raise ValueError(f"a game's set-up field may not be called {key!r}")

@@ -15,7 +15,9 @@ ruleset's ``web_module`` (a module with a ``Web`` class, a subclass of
 - the set-up is one JSON text box per ``setup_keys`` entry, and "check only"
   runs :meth:`referee.ruleset.Ruleset.setup_report` when the game has one;
 - game settings are drawn from ``rules.settings`` (a flag is a checkbox, a
-  choice a select, an order a line of comma-separated ids, names JSON).
+  choice a select, an order one select per place, names one line per choice;
+  :meth:`GameWeb.choice_label` and :meth:`GameWeb.name_placeholder` give
+  their choices words).
 
 **Templates.** Each ``*_template`` names a Jinja file defining one macro, which
 the shared pages import *with context* (so it sees ``view``, ``result``,
@@ -43,7 +45,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -231,6 +232,16 @@ class GameWeb:
 
     # ---- creating a match ---------------------------------------------
 
+    def choice_label(self, setting: Setting, choice: str) -> str:
+        """A setting's choice for people: its text in the create form's selects
+        and the label of its line in a names setting (by default the choice)."""
+        return choice
+
+    def name_placeholder(self, setting: Setting, choice: str) -> str:
+        """The grey text of a names setting's empty line (the name the choice
+        keeps when the line is left empty; none by default)."""
+        return ""
+
     @property
     def check_action(self) -> str | None:
         """The name of the create form's "check the set-up only" button (None:
@@ -301,8 +312,10 @@ def _setting_text(setting: Setting, value: Any) -> str:
 def read_settings(rules: Ruleset, form: Any) -> tuple[dict[str, Any], dict[str, list[Problem]]]:
     """The game's settings from a create form (those left empty are left out:
     their defaults apply), and the problems of the settings that could not be
-    read (JSON that is not), by key. Such a setting's text is passed on as it
-    is, so the service refuses it too and no match is made without it."""
+    read, by key (none now: an order is read from its places and names from
+    their lines; the service checks the values). An order whose places were
+    all left empty is left out; one with some empty is passed on as it is, so
+    the service refuses it. Names left empty keep their defaults."""
     out: dict[str, Any] = {}
     unread: dict[str, list[Problem]] = {}
     for setting in rules.settings:
@@ -310,21 +323,19 @@ def read_settings(rules: Ruleset, form: Any) -> tuple[dict[str, Any], dict[str, 
         if setting.kind == "flag":
             out[setting.key] = bool(data)
             continue
-        text = str(data or "").strip()
-        if not text:
+        if setting.kind in ("order", "names"):  # one value per place or choice: "0", "1", ...
+            values = [
+                str((data or {}).get(str(i)) or "").strip() for i in range(len(setting.choices))
+            ]
+            if setting.kind == "order" and any(values):
+                out[setting.key] = values
+            named = {c: name for c, name in zip(setting.choices, values, strict=True) if name}
+            if setting.kind == "names" and named:
+                out[setting.key] = named
             continue
-        if setting.kind == "choice":
+        text = str(data or "").strip()
+        if text:
             out[setting.key] = text
-        elif setting.kind == "order":
-            out[setting.key] = [v for v in re.split(r"[\s,;]+", text) if v]
-        else:
-            try:
-                out[setting.key] = loads_strict(text, f"'{setting.key}'")
-            except RuleError as exc:
-                out[setting.key] = text
-                unread[setting.key] = [
-                    Problem(p.code, p.message, setting.key) for p in exc.problems
-                ]
     return out, unread
 
 

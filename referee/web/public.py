@@ -82,6 +82,7 @@ class _CreatePage:
             rules.settings,
             self.web.setup_fields(),
             self.web.service_labels,
+            self.web.choice_label,
         )
         self.rows: list[int] = list(range(rules.max_players))  # form row of each player sent
         self.game_fields = {s.key: setting_field_name(s) for s in rules.settings}
