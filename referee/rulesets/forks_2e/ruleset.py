@@ -44,7 +44,7 @@ class Forks2e(Ruleset):
     )
     settings: ClassVar[tuple[Setting, ...]] = m.SETTINGS
     setup_keys = ()
-    web_module = None  # the generic pages until web.py lands
+    web_module = "referee.rulesets.forks_2e.web"
     refusal_codes = REFUSAL_CODES | SHARED_CODES  # for the conformance suite
     # F11: the initial marketing cards are public from the start (and so their totals)
     public_from_seed = ("initial_marketing", "marketing_totals", "ranking_so_far")
