@@ -9,6 +9,14 @@
   checked and resolved by the engine per second, on one core.
 - ``audit_seconds_max`` / ``audit_seconds_median``: a full audit (all seats, all
   goals, CP-SAT) of a finished random match.
+- ``forks_resolve_4p_merge_per_s`` / ``forks_resolve_6p_merge_per_s``: whole
+  random Forks 2nd Edition match files (4 or 6 players, merge variant) parsed,
+  checked and resolved per second, on one core (:func:`forks_engine_bench`).
+- ``forks_audit_seconds_max`` / ``forks_audit_seconds_median``: a full Forks
+  audit (F12, every seat, CP-SAT) of a finished random 6-player merge match
+  file, parsing and replaying it included (:func:`forks_audit_bench`).
+
+Rocky River's figures keep their original names (``resolve_*``, ``audit_*``).
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ from sqlmodel import Session, select
 
 from referee.db import make_engine, migrate, transaction
 from referee.models import Match, Order, Round, Seat, utcnow
+from referee.rulesets.forks_2e import match as forks
+from referee.rulesets.forks_2e.audit import audit_document as forks_audit
 from referee.rulesets.rocky_river.audit import audit
 from referee.rulesets.rocky_river.data import load_deck
 from referee.rulesets.rocky_river.match import parse_match, resolve, result_json
@@ -57,6 +67,8 @@ def engine_bench(matches: int = 2000, seed: int = 1, repeats: int = 5) -> dict[s
         "resolve_matches": matches,
         "resolve_repeats": repeats,
         "resolve_matches_per_s": round(matches / best, 1),
+        # a Forks match costs several times a Rocky River one: a third as many
+        **forks_engine_bench(matches=max(1, matches // 3), repeats=repeats),
     }
 
 
@@ -73,6 +85,70 @@ def audit_bench(matches: int = 10, seed: int = 2) -> dict[str, Any]:
         "audit_matches": matches,
         "audit_seconds_max": round(max(times), 4),
         "audit_seconds_median": round(statistics.median(times), 4),
+        **forks_audit_bench(matches=matches),
+    }
+
+
+# ---- Forks 2nd Edition: the engine and the audit ---------------------------------
+
+FORKS_RESOLVED = ((4, True), (6, True))  # (players, merge) of the resolve figures
+
+
+def forks_random_document(
+    rng: random.Random, seats: int, merge: bool, *, missing: float = 0.1
+) -> dict[str, Any]:
+    """A finished Forks match file of random legal play: each order one of the
+    seat's options, or (with chance ``missing``) none, so the seeded default."""
+    seed = f"bench-{rng.random()}"
+    table = forks.start(seed, seats, merge=merge)
+    orders: list[dict[int, str | None]] = []
+    while not table.finished:
+        chosen: dict[int, str | None] = {
+            seat: None if rng.random() < missing else rng.choice(table.options(seat))
+            for seat in table.seat_numbers()
+        }
+        orders.append(chosen)
+        (forks.close_keep if table.closed % 2 == 0 else forks.close_market)(table, chosen)
+    players = [
+        {"seat": s, "name": f"P{s}", "garnets": rng.randint(0, 9)} for s in range(1, seats + 1)
+    ]
+    return forks.match_json(players, {"merge": merge}, seed, orders)
+
+
+def forks_engine_bench(matches: int = 1000, seed: int = 4, repeats: int = 5) -> dict[str, Any]:
+    """Whole Forks match files resolved (``match.resolve``: parse, check every
+    order, play, write the result) per second, for each of :data:`FORKS_RESOLVED`:
+    the best of ``repeats`` runs over ``matches`` matches each."""
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"forks_resolve_matches": matches, "forks_resolve_repeats": repeats}
+    for seats, merge in FORKS_RESOLVED:
+        docs = [forks_random_document(rng, seats, merge) for _ in range(min(matches, 200))]
+        best = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for i in range(matches):
+                forks.resolve(docs[i % len(docs)])
+            best = min(best, time.perf_counter() - start)
+        variant = "merge" if merge else "standard"
+        out[f"forks_resolve_{seats}p_{variant}_per_s"] = round(matches / best, 1)
+    return out
+
+
+def forks_audit_bench(matches: int = 20, seed: int = 5, seats: int = 6) -> dict[str, Any]:
+    """A full Forks audit (every seat, OPTIMAL proved) of ``matches`` random
+    finished merge matches of ``seats`` players: the slowest and the median."""
+    rng = random.Random(seed)
+    times = []
+    for _ in range(matches):
+        doc = forks_random_document(rng, seats, True)
+        start = time.perf_counter()
+        forks_audit(doc)
+        times.append(time.perf_counter() - start)
+    return {
+        "forks_audit_matches": matches,
+        "forks_audit_players": seats,
+        "forks_audit_seconds_max": round(max(times), 4),
+        "forks_audit_seconds_median": round(statistics.median(times), 4),
     }
 
 

@@ -65,3 +65,8 @@ def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-d
     assert data["resolve_repeats"] == 5  # the figure is the best of five runs
     assert data["audit_matches"] == 3
     assert 0 < data["audit_seconds_median"] <= data["audit_seconds_max"]
+    # Forks 2nd Edition beside Rocky River: whole merge matches resolved, 6-player audits
+    assert data["forks_resolve_matches"] == 100 and data["forks_resolve_repeats"] == 5
+    assert data["forks_resolve_4p_merge_per_s"] > 0 and data["forks_resolve_6p_merge_per_s"] > 0
+    assert data["forks_audit_matches"] == 3 and data["forks_audit_players"] == 6
+    assert 0 < data["forks_audit_seconds_median"] <= data["forks_audit_seconds_max"]
