@@ -420,7 +420,7 @@ def test_how_the_elimination_candidate_was_decided_in_words() -> None:
     scores = {1: 20, 2: 5, 3: -12, 4: -12}
     garnets = {1: 7, 2: 5, 3: 2, 4: 5}
     alone = result_of({1: 20, 2: 5, 3: -12, 4: -3}, 3, "score")
-    assert elimination_words(alone, NAMES, garnets) == "Cy, with the single lowest score, \u221212"
+    assert elimination_words(alone, NAMES, garnets) == "Cy had the single lowest score, \u221212"
     fewer = result_of(scores, 3, "garnets", score=[3, 4], garnets=[3])
     assert (
         elimination_words(fewer, NAMES, garnets)
@@ -441,3 +441,26 @@ def test_how_the_elimination_candidate_was_decided_in_words() -> None:
     assert token_words(shared, NAMES) == "nobody: Ana and Bo share the highest score, +9"
     won = {**fewer, "token_of_life": 1}
     assert token_words(won, NAMES) == "Ana, with the single highest score, +20"
+
+
+def test_the_host_preview_shows_only_the_cards_the_host_entered(
+    web: FlaskClient, service: Referee
+) -> None:
+    """The preview of closing a keep step whose orders the host entered holds the
+    whole deal (the resolution); the page shows only what the host may know."""
+    links = create(web)
+    host_post(web, links, "open")
+    data = state_data(service, links.match_id)
+    entered = set()
+    for seat in links.seats:
+        card = data["dealt"][0][str(seat)][2]
+        r = web.post(f"{links.host}/order/{seat}", data={"round": "1", "card": card})
+        assert r.status_code in (200, 302), r.get_data(as_text=True)
+        entered.add(card)
+    r = web.post(f"{links.host}/preview", data={})
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "Every order of this round was entered by you" in html
+    dealt = {c for s in links.seats for c in data["dealt"][0][str(s)]}
+    assert {c for c in dealt if shows(html, c)} == entered
+    assert all(f'data-hand-card="{c}"' in html for c in entered)

@@ -124,12 +124,18 @@ def grouped(cards: Iterable[str], names: Mapping[str, str]) -> list[dict[str, An
 # ---- the marketing board ---------------------------------------------------------------
 
 
-def _marketing(result: Mapping[str, Any], steps: int | None = None) -> list[str]:
-    """Every card in marketing after ``steps`` closed market steps (all: None)."""
+def _marketing(
+    result: Mapping[str, Any], steps: int | None = None, revealed_steps: int | None = None
+) -> list[str]:
+    """Every card in marketing after ``steps`` closed market steps (all: None),
+    with the pile cards revealed by the first ``revealed_steps`` of them (all:
+    as many as ``steps``)."""
     marketed = list(result.get("marketed") or [])
     revealed = list(result.get("revealed") or [])
     if steps is not None:
         marketed, revealed = marketed[:steps], revealed[:steps]
+    if revealed_steps is not None:
+        revealed = revealed[:revealed_steps]
     out = list(result.get("initial_marketing") or [])
     for step in marketed:
         out += step
@@ -137,11 +143,16 @@ def _marketing(result: Mapping[str, Any], steps: int | None = None) -> list[str]
 
 
 def board_of(
-    result: Mapping[str, Any], tiebreak: Sequence[str], names: Mapping[str, str]
+    result: Mapping[str, Any],
+    tiebreak: Sequence[str],
+    names: Mapping[str, str],
+    revealed_steps: int | None = None,
 ) -> dict[str, Any]:
     """F6-F8: the destinations ranked by marketing total (ties in tiebreak order),
-    each with its cards, total, place and whether it is in the top."""
-    cards = _marketing(result)
+    each with its cards, total, place and whether it is in the top. With
+    ``revealed_steps``, only the pile cards revealed by that many market steps
+    (the host's preview: closing would reveal the next, unseen until then)."""
+    cards = _marketing(result, revealed_steps=revealed_steps)
     totals = marketing_totals(cards)
     ranked = ranking(totals, tiebreak)
     rows = []
@@ -204,11 +215,16 @@ def _defaulted(result: Mapping[str, Any]) -> set[tuple[int, int]]:
     }
 
 
-def seat_rounds(result: Mapping[str, Any], seats: Sequence[int]) -> list[dict[str, Any]]:
+def seat_rounds(
+    result: Mapping[str, Any], seats: Sequence[int], before: int | None = None
+) -> list[dict[str, Any]]:
     """Every game round whose keep step has closed, by seat: dealt, kept, passed
     on (to whom), received (from whom), marketed (once that step has closed).
     Only from a view that has ``kept`` (the host's, or after the full reveal);
-    dealt cards only of closed keep steps, whatever the view holds."""
+    dealt cards only of closed keep steps, whatever the view holds. With
+    ``before`` (a step number), only game rounds whose keep step is an earlier
+    one (the host's preview of closing step ``before``: its keep step's deal is
+    not the host's to see until it has closed)."""
     kept = list(result.get("kept") or [])
     passed = list(result.get("passed") or [])
     marketed = list(result.get("marketed_by") or [])
@@ -217,7 +233,8 @@ def seat_rounds(result: Mapping[str, Any], seats: Sequence[int]) -> list[dict[st
     defaulted = _defaulted(result)
     n = len(seats)
     out = []
-    for g in range(min(len(kept), (closed + 1) // 2)):
+    known = (closed + 1) // 2 if before is None else min((closed + 1) // 2, before // 2)
+    for g in range(min(len(kept), known)):
         rows = []
         for seat in seats:
             s, to, came = str(seat), next_seat(seat, n), previous_seat(seat, n)
@@ -288,7 +305,7 @@ def elimination_words(
     on_garnets = [int(s) for s in ties.get("garnets") or []] or [seat]
     who = players[seat]
     if how == "score" or len(on_score) == 1:
-        return f"{who}, with the single lowest score, {number(low)}"
+        return f"{who} had the single lowest score, {number(low)}"
     tied = listed([players[s] for s in on_score])
     text = f"{tied} tied on the lowest score, {number(low)}; "
     if how == "garnets":
@@ -411,13 +428,19 @@ class Web(GameWeb):
         viewer = view.get("viewer") or {}
         own = viewer.get("seat") if viewer.get("kind") == "seat" else None
         hands = result.get("hands") or {}
+        # the host's preview: the result already holds the open step closed, with
+        # what closing it would reveal; only what the host may know is shown
+        rnd = context.get("open_round")
+        ahead = None
+        if rnd is not None and int(result.get("closed") or 0) >= int(rnd["number"]):
+            ahead = int(rnd["number"])
         return {
             "dest_names": names,
             "cards": card_table(names),
             "tiebreak": [{"dest": d, "name": names[d]} for d in tiebreak],
-            "board": board_of(result, tiebreak, names),
+            "board": board_of(result, tiebreak, names, None if ahead is None else (ahead - 1) // 2),
             "history": market_history(result, tiebreak, names),
-            "by_seat": seat_rounds(result, seats) if "kept" in result else [],
+            "by_seat": seat_rounds(result, seats, ahead) if "kept" in result else [],
             "own_rounds": own_rounds(result, int(own)) if own is not None else [],
             "own_hand": grouped(result.get("hand") or [], names) if "hand" in result else None,
             "hands_grouped": {int(s): grouped(h, names) for s, h in hands.items()},
@@ -488,9 +511,10 @@ class Web(GameWeb):
     def choice_label(self, setting: Setting, choice: str) -> str:
         if choice not in DEFAULT_NAMES:
             return choice
+        name = DEFAULT_NAMES[choice]
         if setting.kind == "names":
-            return f"{choice} (by default {DEFAULT_NAMES[choice]})"
-        return f"{DEFAULT_NAMES[choice]} ({choice})"
+            return f"{choice} (by default {name})"
+        return name if name.lower() == choice else f"{name} ({choice})"
 
     def name_placeholder(self, setting: Setting, choice: str) -> str:
         return DEFAULT_NAMES.get(choice, "")
