@@ -314,6 +314,16 @@ class Ruleset(ABC):
         (``result`` at least: what the viewer may see of the state; a seat's
         ``options`` in ``open_step`` when the game has a finite choice there)."""
 
+    def preview(self, before: GameState, after: GameState) -> JSON:
+        """What the host's preview of closing the open step shows (see
+        :meth:`referee.service.Referee.preview`, which resolves it only when the
+        host entered every order of it): ``after`` is the state once it closed
+        with those orders, ``before`` the state now. By default the host's view
+        of ``after``; a game whose closing would show the host what it may not
+        know before the step closes (Forks: the rest of a deal, the pile's next
+        card) leaves that out."""
+        return self.view(after, Viewer.host(), revealed=False, open_step=None)["result"]
+
     @abstractmethod
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
         """A ready-to-paste forum post ("markdown" or "bbcode") of a public view;

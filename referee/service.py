@@ -237,7 +237,8 @@ class MatchState:
 @dataclass(frozen=True)
 class Preview:
     """What :meth:`Referee.preview` found: the match, its open round, and the
-    round's resolution when every order of it was entered by the host (else None)."""
+    round's resolution when every order of it was entered by the host (else
+    None), as the host may see it (:meth:`referee.ruleset.Ruleset.preview`)."""
 
     state: MatchState
     round: Round
@@ -854,7 +855,10 @@ class Referee:
         orders = state.orders_of(rnd.number)
         result = None
         if all(s in orders and orders[s].host_entered for s in rnd.acting):
-            result = self._resolve_stored(state, rnd.number)
+            after = self._resolve_stored(state, rnd.number)
+            settings = state.match.settings
+            closed = GameState(state.setup, settings, rnd.number, after)
+            result = state.ruleset.preview(state.game_state(), closed)
         return Preview(state, rnd, result)
 
     def closing_result(self, match_id: str) -> Any:

@@ -225,8 +225,9 @@ def check_refusals(
     outside = next(c for c in ALL_CARDS if c not in options)
     if key == "keep":
         message = refused(outside, "keep/not_dealt")
-        if not host:  # the seat is told what it may keep
-            assert all(c in message for c in options)
+        assert outside in message
+        # the seat has its cards as options; the host must not learn them (F11)
+        assert not any(c in message for c in options)
     elif g.merge:
         passed_on = own["passed"][0]  # dealt to it, passed to the next seat: in no hand of its
         refused(passed_on, "market/not_in_hand")

@@ -258,7 +258,7 @@ def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
     r = send(web, links, 1, 1, other)
     html = r.get_data(as_text=True)
     assert r.status_code == 422
-    assert f"{other} was not dealt to you this game round; keep one of" in html
+    assert f"{other} was not dealt to this seat this game round" in html
     assert f"Your order: {dealt[1]}" in html
     r = send(web, links, 1, 1, "")
     assert r.status_code == 422

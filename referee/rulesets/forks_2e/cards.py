@@ -8,6 +8,7 @@ case-insensitive and a single space may stand for the hyphen.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 DESTINATIONS: tuple[str, ...] = ("grey", "blue", "yellow", "green", "red")
@@ -48,9 +49,9 @@ def destination(card: str) -> str:
     return _DEST[card]
 
 
-def canonical(cards: object) -> list[str]:
+def canonical(cards: Iterable[str]) -> list[str]:
     """Cards in canonical order (destination, then value, the twin after)."""
-    return sorted(cards, key=_RANK.__getitem__)  # type: ignore[call-overload]
+    return sorted(cards, key=_RANK.__getitem__)
 
 
 def is_card(card: object) -> bool:

@@ -2,7 +2,9 @@
 
 An order is a card id (the value of ``{"keep": CARD}`` or ``{"market": CARD}``);
 it must name a card the seat may name in that step. Every refusal has a stable
-code; its message names the card and what the seat could name instead.
+code; its message names the card sent but never the cards the seat could name:
+the host may enter an order for a seat, and must not learn its deal from a
+refusal (F11; the seat sees its cards on its page and as ``options``).
 """
 
 from __future__ import annotations
@@ -32,10 +34,6 @@ REFUSAL_CODES = frozenset(
 )
 
 
-def _listed(cards: Sequence[str]) -> str:
-    return ", ".join(cards)
-
-
 def read_order_card(raw: object) -> str:
     """F2: the canonical id an order names, or a refusal (not a string, unknown)."""
     if not isinstance(raw, str):
@@ -59,7 +57,8 @@ def check_keep(raw: object, dealt: Sequence[str]) -> str:
     if card not in dealt:
         raise RuleError.single(
             "keep/not_dealt",
-            f"{card} was not dealt to you this game round; keep one of {_listed(dealt)}",
+            f"{card} was not dealt to this seat this game round: keep one of the three cards "
+            "dealt to it",
         )
     return card
 
@@ -72,12 +71,13 @@ def check_market(raw: object, options: Sequence[str], *, merge: bool) -> str:
         if merge:
             raise RuleError.single(
                 "market/not_in_hand",
-                f"{card} is not in your hand (with the two cards passed to you); "
-                f"market one of {_listed(options)}",
+                f"{card} is not in this seat's hand (with the two cards passed to it): "
+                "market one of those",
             )
         raise RuleError.single(
             "market/not_passed",
-            f"{card} was not passed to you this game round; market one of {_listed(options)}",
+            f"{card} was not passed to this seat this game round: market one of the two "
+            "cards passed to it",
         )
     return card
 

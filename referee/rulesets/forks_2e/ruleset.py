@@ -11,6 +11,7 @@ from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Ste
 
 from . import match as m
 from .orders import KEEP, MARKET, REFUSAL_CODES, check_keep, check_market
+from .scoring import marketing_totals, ranking
 from .view import options_of, visible
 
 CARD_SCHEMA: dict[str, Any] = {
@@ -114,6 +115,30 @@ class Forks2e(Ruleset):
             out["options"] = options
             result["options"] = list(options)  # FORMAT.md: "under result ... options"
         return out
+
+    def preview(self, before: GameState, after: GameState) -> Any:
+        """The host's preview of closing a step with orders it entered: closing a
+        keep step would show the rest of each seat's deal (what it passes), and
+        with 2 players closing a market step the pile's next card and what it
+        changes (totals, ranking, the final result): none of that is the host's
+        to see before the step closes (F11)."""
+        result = super().preview(before, after)
+        game_round = (after.closed + 1) // 2
+        if after.closed % 2 == 1:
+            result["dealt"] = result["dealt"][: game_round - 1]
+            result["passed"] = result["passed"][: game_round - 1]
+        elif result.get("revealed"):
+            result["revealed"] = result["revealed"][:-1]
+            cards = [*result["initial_marketing"], *result["revealed"]]
+            for step in result["marketed"]:
+                cards += step
+            tiebreak = after.settings.get("tiebreak") or m.DEFAULT_TIEBREAK
+            result["marketing_totals"] = marketing_totals(cards)
+            result["ranking_so_far"] = ranking(result["marketing_totals"], tiebreak)
+            for key in ("ranking", "scores", "token_of_life", "elimination_candidate"):
+                result.pop(key, None)
+            result.pop("elimination_ties", None)
+        return result
 
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
         from .post import forum_post

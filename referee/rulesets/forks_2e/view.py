@@ -8,7 +8,9 @@
 - a seat: that, plus its own hand and, for each game round, the cards dealt
   to it, what it kept, passed and marketed and what was passed to it;
 - the host: every closed step's state, but never a game round's dealt cards
-  before its keep step has closed (F11: they are that seat's alone until then);
+  before its keep step has closed (F11: they are that seat's alone until then),
+  nor the cards set aside (with them the host could tell the pile's last cards)
+  before the end;
 - after the full reveal: what the host sees, to everyone.
 """
 
@@ -54,6 +56,8 @@ def visible(data: dict[str, Any], viewer: Viewer, *, revealed: bool) -> dict[str
     if viewer.kind == "host" or revealed:
         out = dict(data)
         out["dealt"] = data["dealt"][: closed_keeps(data)]
+        if not data.get("finished"):  # set aside unseen (F3), and they tell the pile
+            out.pop("removed", None)
         return out
     out = {key: data[key] for key in PUBLIC_KEYS if key in data}
     out["removed_count"] = len(data["removed"])
