@@ -7,26 +7,8 @@ closed rafting round on), which the server draws from the same public view.
 
 Every string a user wrote (the match's name, the players' names, the map's
 name, fork and branch ids) goes through :meth:`referee.markup.Markup.esc`
-(every game's post shares it), so that it shows as the text it is and never
-becomes markup:
-
-- it stays on its line: line breaks and other control characters become a
-  space, bidirectional-text controls are left out (names are refused with them
-  at input; this covers data stored before);
-- Markdown: every ASCII punctuation character is neutralised. Those that
-  Python-Markdown also honours as backslash escapes (``\\ ` * _ { } [ ] ( )
-  > # + - . !``) get a backslash; the others become a numeric character
-  reference (``:`` is ``&#58;``, ``<`` is ``&#60;``), which CommonMark, GFM and
-  Python-Markdown all show as the character and never read as syntax (a
-  backslash before them would show in Python-Markdown). So no link, image,
-  autolink, emphasis, heading, list, table, HTML tag or entity can form from
-  user text;
-- BBCode has no escape character: ``[`` and ``]`` become ``(`` and ``)``, so no
-  tag can form;
-- both: an invisible WORD JOINER (U+2060) goes before every ``.``, ``:`` and
-  ``@``, so that no forum's automatic linking (GFM's bare ``www.``, ``https:``
-  and e-mail links, which GitHub makes even from escaped text; phpBB's "magic
-  URLs") turns user text into a link.
+(every game's post shares it; its module says how it keeps user text from
+ever becoming markup).
 """
 
 from __future__ import annotations
