@@ -815,7 +815,8 @@ def test_r10_a_single_missing_order_defaults_only_that_seat() -> None:
 
 def test_r10_host_entered_orders_do_not_change_the_result() -> None:
     """R10/FORMAT: orders recorded as host-entered resolve exactly like the player's own."""
-    doc = json.loads((REPO / "tests" / "golden" / "rocky-river" / "01-full-game.match.json").read_text("utf-8"))
+    golden = REPO / "tests" / "golden" / "rocky-river" / "01-full-game.match.json"
+    doc = json.loads(golden.read_text("utf-8"))
     with_host = copy.deepcopy(doc)
     with_host["host_entered"] = [{"phase": "mapping", "seat": 2}, {"phase": "rafting", "seat": 1}]
     assert resolve_document(with_host) == resolve_document(doc)
