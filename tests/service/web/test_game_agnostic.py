@@ -2,7 +2,8 @@
 referee/service.py, referee/views.py, referee/cli.py, referee/demo.py,
 referee/web/, forms/, the shared templates or the shared stylesheet speaks of
 Rocky River's draft, placements, votes, rafting, map, branches, totals or
-garnet conflicts. A game's own words live in its web module
+garnet conflicts, nor of Forks' marketing, destinations or tiebreak. A game's
+own words live in its web module
 (referee/rulesets/<game>/web.py), its templates (templates/rulesets/<game>/)
 and its static files (static/rulesets/<game>/), behind referee.web.game.
 
@@ -20,7 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 WORDS = re.compile(
-    r"draft|placement|votes|rafting|\bmap\b|map_|branch|publish_totals|river|garnet conflict",
+    r"draft|placement|votes|rafting|\bmap\b|map_|branch|publish_totals|river|garnet conflict"
+    # Forks 2nd Edition's
+    r"|forks|marketing|tiebreak|destination|greysteel|bluecrest",
     re.IGNORECASE,
 )
 SHARED = [
