@@ -26,6 +26,7 @@ becomes markup:
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import quote
 
 # what one line of user text may not hold: line breaks, other control characters
@@ -94,3 +95,11 @@ class Markup:
             # follow a paragraph's, and a line after a list would join its last item
             return ["", *[f"- {r}" for r in rows], ""]
         return ["[list]", *[f"[*]{r}" for r in rows], "[/list]"]
+
+
+def picture_url(view: dict[str, Any], base_url: str, name: str) -> str:
+    """The absolute address of the public picture ``name`` of ``view``'s match,
+    for a post. The query names the state drawn (closed rounds, full reveal),
+    so a forum that keeps a copy of one image shows the next post's new picture."""
+    state = f"{view.get('closed_rounds', 0)}{'r' if view.get('revealed') else ''}"
+    return f"{base_url.rstrip('/')}/matches/{view['id']}/{name}.png?v={state}"

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee.errors import RuleError
-from referee.markup import Markup
+from referee.markup import Markup, picture_url
 
 from .cards import canonical, destination, is_card, value
 from .picture import (
@@ -80,14 +80,10 @@ def _cards(cards: list[str]) -> str:
 
 
 def picture_urls(view: dict[str, Any], base_url: str) -> dict[str, str]:
-    """Absolute addresses of the public pictures of ``view``'s match. The query
-    names the state drawn (closed rounds, full reveal), so a forum that keeps a
-    copy of one image shows the next post's new picture."""
-    base = base_url.rstrip("/")
-    state = f"{view.get('closed_rounds', 0)}{'r' if view.get('revealed') else ''}"
-    out = {"board": f"{base}/matches/{view['id']}/board.png?v={state}"}
+    """Absolute addresses of the public pictures of ``view``'s match."""
+    out = {"board": picture_url(view, base_url, "board")}
     if (view.get("result") or {}).get("scores"):
-        out["scores"] = f"{base}/matches/{view['id']}/scores.png?v={state}"
+        out["scores"] = picture_url(view, base_url, "scores")
     return out
 
 

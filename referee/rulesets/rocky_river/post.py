@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from referee.markup import Markup as _Markup
-from referee.markup import one_line
+from referee.markup import one_line, picture_url
 
 __all__ = ["forum_post", "one_line", "picture_urls"]
 
@@ -31,14 +31,10 @@ def _points(value: int) -> str:
 
 
 def picture_urls(view: dict[str, Any], base_url: str) -> dict[str, str]:
-    """Absolute addresses of the public pictures of ``view``'s match. The query
-    names the state drawn (closed rounds, full reveal), so a forum that keeps a
-    copy of one image shows the next post's new picture."""
-    base = base_url.rstrip("/")
-    state = f"{view.get('closed_rounds', 0)}{'r' if view.get('revealed') else ''}"
-    out = {"map": f"{base}/matches/{view['id']}/map.png?v={state}"}
+    """Absolute addresses of the public pictures of ``view``'s match."""
+    out = {"map": picture_url(view, base_url, "map")}
     if (view.get("result") or {}).get("path"):
-        out["results"] = f"{base}/matches/{view['id']}/results.png?v={state}"
+        out["results"] = picture_url(view, base_url, "results")
     return out
 
 
