@@ -26,6 +26,7 @@ becomes markup:
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -54,7 +55,15 @@ def one_line(text: object) -> str:
 
 
 class Markup:
-    """The few pieces of markup a post is made of, in one format."""
+    """The few pieces of markup a post is made of, in one format.
+
+    A post is a list of blocks (:meth:`document` joins them with a blank line):
+    a paragraph, a heading, a picture, or a labelled list (:meth:`section`).
+    Markdown needs the blank lines: Python-Markdown makes no list of lines that
+    follow a paragraph's line, CommonMark adds a line that follows a list to its
+    last item, and both join consecutive lines into one paragraph. BBCode uses
+    only the tags most forums have: ``[b] [i] [u] [url] [img] [list] [*]
+    [quote] [code]`` (no ``[size]``, ``[font]`` or ``[color]``)."""
 
     def __init__(self, fmt: str) -> None:
         if fmt not in ("markdown", "bbcode"):
@@ -67,10 +76,36 @@ class Markup:
         return s.translate(_MD_ESCAPES if self.fmt == "markdown" else _BB_ESCAPES)
 
     def bold(self, text: str) -> str:
-        return f"**{text}**" if self.fmt == "markdown" else f"[b]{text}[/b]"
+        """``text`` in bold; spaces at either end stay outside the markers (in
+        Markdown, ``**a: **`` is no emphasis: it shows its stars)."""
+        core = text.strip()
+        if not core:
+            return text
+        before, after = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+        marked = f"**{core}**" if self.fmt == "markdown" else f"[b]{core}[/b]"
+        return before + marked + after
+
+    def field(self, label: str, value: str) -> str:
+        """A bold label, then its value: ``**Token of Life**: Ana`` (the colon
+        outside the markers, so that every renderer closes them)."""
+        return f"{self.bold(label)}: {value}"
 
     def heading(self, text: str) -> str:
-        return f"### {text}" if self.fmt == "markdown" else f"[size=150][b]{text}[/b][/size]"
+        return f"### {text}" if self.fmt == "markdown" else f"[b][u]{text}[/u][/b]"
+
+    def title(self, name: object, game: str) -> str:
+        """The post's heading: the match's name (user text) and the game's title,
+        the game named once: "Spring cup — Rocky River Riding", but "Demo: Rocky
+        River Riding" for a match so named, and the title alone for a match
+        named like a part of it ("Rocky River")."""
+        match = one_line(name).strip()
+        if not match or match.casefold() in game.casefold():
+            text = self.esc(game)
+        elif game.casefold() in match.casefold():
+            text = self.esc(match)
+        else:
+            text = f"{self.esc(match)} \u2014 {self.esc(game)}"
+        return self.heading(text)
 
     def code(self, text: str) -> str:
         text = one_line(text)
@@ -80,7 +115,7 @@ class Markup:
             longest = max((len(run) for run in re.findall("`+", text)), default=0)
             fence = "`" * (longest + 1)
             return f"{fence} {text} {fence}" if longest else f"{fence}{text}{fence}"
-        return f"[font=monospace]{self.esc(text)}[/font]"
+        return f"[code]{self.esc(text)}[/code]"
 
     def image(self, alt: str, url: str) -> str:
         # our own address; quoted so that no character of it can end the markup
@@ -89,12 +124,40 @@ class Markup:
             return f"![{alt}]({url})"
         return f"[img]{url}[/img]"
 
-    def items(self, rows: list[str]) -> list[str]:
+    def items(self, rows: list[str]) -> str:
+        """A list (one block); each row stays on one line."""
         if self.fmt == "markdown":
-            # blank lines around: Python-Markdown makes no list of lines that
-            # follow a paragraph's, and a line after a list would join its last item
-            return ["", *[f"- {r}" for r in rows], ""]
-        return ["[list]", *[f"[*]{r}" for r in rows], "[/list]"]
+            return "\n".join(f"- {one_line(r)}" for r in rows)
+        return "\n".join(["[list]", *[f"[*]{one_line(r)}" for r in rows], "[/list]"])
+
+    def section(self, label: str, rows: list[str]) -> str:
+        """A bold label over a list (one block); a label alone with no rows."""
+        if not rows:
+            return self.field(label, "none")
+        gap = "\n\n" if self.fmt == "markdown" else "\n"
+        return self.bold(label) + gap + self.items(rows)
+
+    def document(self, blocks: list[str]) -> str:
+        """The post: its blocks (empty ones left out), a blank line between two."""
+        return "\n\n".join(b.strip("\n") for b in blocks if b.strip()) + "\n"
+
+
+def when(stamp: object) -> str | None:
+    """A time for people, in UTC to the second (seconds left out when zero),
+    never with microseconds: ``2026-12-01 18:00 UTC``, ``2026-12-01 18:00:42
+    UTC``. ``stamp`` is a datetime or an ISO time (a time without a zone is
+    UTC); None for anything else."""
+    if isinstance(stamp, str):
+        try:
+            moment = datetime.fromisoformat(stamp.strip())
+        except ValueError:
+            return None
+    elif isinstance(stamp, datetime):
+        moment = stamp
+    else:
+        return None
+    moment = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if moment.second else "%Y-%m-%d %H:%M UTC")
 
 
 def picture_url(view: dict[str, Any], base_url: str, name: str) -> str:

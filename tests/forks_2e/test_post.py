@@ -18,6 +18,7 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from html.parser import HTMLParser
 from itertools import zip_longest
@@ -159,13 +160,16 @@ def test_every_state_of_the_match_is_posted_with_what_it_makes_public(
         assert places == sorted(places), where
         assert post.count("(top three, scores +)") == 3, where
         assert post.count("(bottom two, scores -)") == 2, where
-        # the open step: its deadline to the minute and how many orders are in
+        # the open step: its deadline to the second and how many orders are in
         if snap.label.startswith("open"):
             number = int(snap.label.split()[1])
-            title = next(r["title"] for r in view["rounds"] if r["number"] == number)
-            pattern = rf"{re.escape(title)}: open, deadline \d{{4}}-\d\d-\d\d \d\d:\d\d UTC; "
-            assert re.search(pattern + f"{seats - 1} of {seats} orders in", post), where
-        assert not re.search(r"\d\d:\d\d:\d\d", post), where  # no seconds, no microseconds
+            rnd = next(r for r in view["rounds"] if r["number"] == number)
+            deadline = datetime.fromisoformat(rnd["deadline"]).astimezone(UTC)
+            shown = deadline.strftime("%Y-%m-%d %H:%M" + (":%S" if deadline.second else ""))
+            line = f"{rnd['title']}: open, deadline {shown} UTC; {seats - 1} of {seats} orders in"
+            assert line in post, where
+        assert not re.search(r"\d\d:\d\d[:.]\d\d[.,]\d", post), where  # no microseconds
+        assert not re.search(r"\dT\d", post), where  # no ISO time, for people
         if number_closed(snap) >= 1:
             assert "orders entered by the host for Ana (seat 1)" in post, where
         if not view["finished"]:
@@ -184,7 +188,7 @@ def test_every_state_of_the_match_is_posted_with_what_it_makes_public(
                 assert f"hand: {hand}" in post, where
             tol = result["token_of_life"]
             if tol is not None:
-                assert f"Token of Life:{'[/b]' if fmt == 'bbcode' else '**'} {who(tol)}" in post
+                assert f"Token of Life{'[/b]' if fmt == 'bbcode' else '**'}: {who(tol)}" in post
             ec = result["elimination_candidate"]
             assert f"{who(ec['seat'])}, decided by {ec['decided_by']}" in post, where
             last = view["rounds"][-1]["title"]
@@ -274,9 +278,9 @@ def test_the_post_says_how_a_tied_elimination_was_decided(
         assert "decided by draw: Ana (seat 1), Bo (seat 2) and Cy (seat 3) tied" in post
         assert f"a seeded draw (F10) chose {who(ec['seat'])}" in post
     if tol is None:
-        assert "**Token of Life:** nobody (the highest score is shared)" in post
+        assert "**Token of Life**: nobody (the highest score is shared)" in post
     else:
-        assert f"**Token of Life:** {who(tol)}, the single highest score" in post
+        assert f"**Token of Life**: {who(tol)}, the single highest score" in post
 
 
 def test_renamed_destinations_are_named_in_the_post() -> None:

@@ -14,19 +14,17 @@ from the same public view.
 
 Every string a user wrote (the match's, the players' and the destinations'
 names) goes through :meth:`referee.markup.Markup.esc`, as in every game's
-post. BBCode uses only tags most forums have ([b], [u], [img], [list], [*],
-[code]); the Markdown reads the same in CommonMark and Python-Markdown (blank
-lines around lists, no space inside bold).
+post, which is built from :class:`referee.markup.Markup`'s blocks: BBCode in
+the tags most forums have, Markdown that reads the same in CommonMark and
+Python-Markdown, times to the second in UTC.
 """
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime
 from typing import Any
 
 from referee.errors import RuleError
-from referee.markup import Markup, picture_url
+from referee.markup import Markup, picture_url, when
 
 from .cards import canonical, destination, is_card, value
 from .picture import (
@@ -42,36 +40,12 @@ FORMATS = ("markdown", "bbcode")
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
-class _Markup(Markup):
-    """The shared markup, with BBCode's heading and code in the tags most forums
-    have (no [size] or [font])."""
-
-    def heading(self, text: str) -> str:
-        return super().heading(text) if self.fmt == "markdown" else f"[b][u]{text}[/u][/b]"
-
-    def code(self, text: str) -> str:
-        return super().code(text) if self.fmt == "markdown" else f"[code]{self.esc(text)}[/code]"
-
-
 def _signed(number: int) -> str:
     return f"+{number}" if number > 0 else str(number)
 
 
 def _points(number: int) -> str:
     return f"{_signed(number)} point" if abs(number) == 1 else f"{_signed(number)} points"
-
-
-def _when(stamp: object) -> str | None:
-    """A view's ISO time for people, in UTC to the minute (``2026-12-03 00:17
-    UTC``); None for no time."""
-    if not isinstance(stamp, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except ValueError:
-        return None
-    moment = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _cards(cards: list[str]) -> str:
@@ -92,7 +66,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         raise RuleError.single(
             "post/bad_format", f"a post is written in markdown or bbcode, not {fmt!r}"
         )
-    m = _Markup(fmt)
+    m = Markup(fmt)
     result: dict[str, Any] = view.get("result") or {}
     players = list(view.get("players") or [])
     names = {int(p["seat"]): p["name"] for p in players}
@@ -107,18 +81,12 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     def dest(d: str) -> str:
         return f"{m.esc(dest_names[d])} ({d})"
 
-    out: list[str] = [m.heading(f"{m.esc(view.get('name', ''))}: {view.get('title', '')}"), ""]
+    out: list[str] = [m.title(view.get("name", ""), str(view.get("title", "")))]
     if "board" in pictures:
         out.append(m.image("Marketing board", pictures["board"]))
-        out.append("")
     out.append(f"Seed digest (SHA-256): {m.code(str(view.get('seed_sha256', '')))}")
-    out.append("")
+    out.append(m.section("Players", [f"{who(s)}: {garnets[s]} garnets" for s in sorted(names)]))
 
-    out.append(m.bold("Players"))
-    out.extend(m.items([f"{who(s)}: {garnets[s]} garnets" for s in sorted(names)]))
-    out.append("")
-
-    out.append(m.bold("Settings"))
     merge = bool(settings.get("merge", result.get("merge")))
     variant = (
         "merge (both cards passed to you join your hand, then you market any card of it)"
@@ -134,28 +102,24 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         f"Cards: {in_play}; {int(result.get('removed_count') or 0)} removed unseen at the "
         f"start; {int(result.get('draw_pile') or 0)} left in the draw pile",
     ]
-    out.extend(m.items(card_rows))
-    out.append("")
+    out.append(m.section("Settings", card_rows))
 
-    out.append(m.bold("Rounds"))
     rows = []
     for r in view.get("rounds") or []:
         line = f"{r['title']}: {'to come' if r['status'] == 'pending' else r['status']}"
         if r["status"] == "open":
             sent, acting = len(r.get("submitted") or []), len(r.get("acting") or [])
-            deadline = _when(r.get("deadline"))
+            deadline = when(r.get("deadline"))
             line += f", deadline {deadline}" if deadline else ", no deadline"
             line += f"; {sent} of {acting} orders in"
         elif r.get("host_entered") and r["status"] == "closed":
             entered = ", ".join(who(int(s)) for s in r["host_entered"])
             line += f"; orders entered by the host for {entered}"
         rows.append(line)
-    out.extend(m.items(rows))
+    out.append(m.section("Rounds", rows))
     if view.get("paused"):
         out.append(m.bold("The match is paused: the clock is stopped."))
-    out.append("")
 
-    out.append(m.bold("Cards in marketing"))
     rows = [f"Initial marketing: {_cards(canonical(result.get('initial_marketing') or []))}"]
     revealed = list(result.get("revealed") or [])
     for step, cards in enumerate(result.get("marketed") or [], start=1):
@@ -163,18 +127,16 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         if step - 1 < len(revealed):
             line += f"; revealed from the draw pile: {_cards([revealed[step - 1]])}"
         rows.append(line)
-    out.extend(m.items(rows))
-    out.append("")
+    out.append(m.section("Cards in marketing", rows))
 
     final = "ranking" in result
     totals = totals_of(result)
     ranking = ranking_of(view)
-    out.append(m.bold("Final ranking" if final else "Totals and ranking so far"))
     rows = []
     for place, d in enumerate(ranking):
         part = "top three, scores +" if place < 3 else "bottom two, scores -"
         rows.append(f"{ORDINALS[place]}: {dest(d)}, total {totals[d]} ({part})")
-    out.extend(m.items(rows))
+    out.append(m.section("Final ranking" if final else "Totals and ranking so far", rows))
     for total in sorted(set(totals.values()), reverse=True):
         tied = [d for d in ranking if totals[d] == total]
         if len(tied) > 1:
@@ -185,8 +147,6 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
 
     scores = result.get("scores")
     if final and isinstance(scores, dict):
-        out.append("")
-        out.append(m.bold("Hands and scores"))
         top = set(ranking[:3])
         hands = result.get("hands") or {}
         rows = []
@@ -198,45 +158,38 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
                 f"{who(seat)}: {_points(int(scores.get(str(seat), 0)))} "
                 f"(top cards +{plus}, bottom cards -{minus}); hand: {_cards(hand)}"
             )
-        out.extend(m.items(rows))
+        out.append(m.section("Hands and scores", rows))
         tol = result.get("token_of_life")
-        out.append("")
         out.append(
-            m.bold("Token of Life:")
-            + " "
-            + (
+            m.field(
+                "Token of Life",
                 f"{who(int(tol))}, the single highest score"
                 if tol is not None
-                else "nobody (the highest score is shared)"
+                else "nobody (the highest score is shared)",
             )
         )
         ec = result.get("elimination_candidate") or {}
         if ec.get("seat") is not None:
             decided = decided_text(result, who, garnets, minus="-")
-            out.append("")
-            out.append(m.bold("Elimination Candidate:") + f" {who(int(ec['seat']))}, {decided}")
+            out.append(m.field("Elimination Candidate", f"{who(int(ec['seat']))}, {decided}"))
         if "scores" in pictures:
-            out.append("")
             out.append(m.image("Final scores", pictures["scores"]))
 
     defaulted = result.get("defaulted") or []
     if defaulted:
         titles = {int(r["number"]): r["title"] for r in view.get("rounds") or []}
-        out.append("")
-        out.append(m.bold("Seeded default orders (no order when the round closed)"))
-        out.extend(
-            m.items(
+        out.append(
+            m.section(
+                "Seeded default orders (no order when the round closed)",
                 [
                     f"{titles.get(int(d['round']), 'round ' + str(d['round']))}: "
                     f"{who(int(d['seat']))}"
                     for d in defaulted
-                ]
+                ],
             )
         )
     if view.get("revealed"):
-        out.append("")
         out.append("The host has made every order of this match public (full reveal).")
     if view.get("seed"):
-        out.append("")
         out.append(f"Seed (check it against the digest above): {m.code(str(view['seed']))}")
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).rstrip() + "\n"
+    return m.document(out)

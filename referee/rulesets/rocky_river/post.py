@@ -13,11 +13,10 @@ ever becoming markup).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from referee.markup import Markup as _Markup
-from referee.markup import one_line, picture_url
+from referee.markup import one_line, picture_url, when
 
 __all__ = ["forum_post", "one_line", "picture_urls"]
 
@@ -46,33 +45,31 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     def who(seat: int) -> str:
         return f"{m.esc(names[seat])} (seat {seat})"
 
-    out: list[str] = []
-    out.append(m.heading(f"{m.esc(view['name'])}: {view['title']}"))
+    out: list[str] = [m.title(view["name"], view["title"])]
     map_name = view["map"].get("name", view.get("map_name") or "")
     out.append(f"Map: {m.esc(map_name)}")
     if "map" in pictures:
         out.append(m.image(f"River map: {m.esc(map_name)}", pictures["map"]))
     out.append(f"Seed digest (SHA-256): {m.code(view['seed_sha256'])}")
-    out.append("")
-    out.append(m.bold("Players"))
-    out.extend(m.items([f"{who(p['seat'])}: {p['garnets']} garnets" for p in view["players"]]))
-    out.append("")
+    out.append(
+        m.section("Players", [f"{who(p['seat'])}: {p['garnets']} garnets" for p in view["players"]])
+    )
 
-    out.append(m.bold("Rounds"))
     rows = []
     for r in view["rounds"]:
-        line = f"{r['title']}: {r['status']}"
+        line = f"{r['title']}: {'to come' if r['status'] == 'pending' else r['status']}"
         if r["status"] == "open":
             sent = ", ".join(who(s) for s in r["submitted"]) or "nobody yet"
-            line += f", deadline {r['deadline'] or 'none'}; orders received from {sent}"
+            deadline = when(r.get("deadline"))
+            line += f", deadline {deadline}" if deadline else ", no deadline"
+            line += f"; orders received from {sent}"
         elif r.get("host_entered"):  # public once the round has closed
             entered = ", ".join(who(s) for s in r["host_entered"])
             line += f"; orders entered by the host for {entered}"
         rows.append(line)
-    out.extend(m.items(rows))
+    out.append(m.section("Rounds", rows))
     if view.get("paused"):
         out.append(m.bold("The match is paused: the clock is stopped."))
-    out.append("")
 
     result = view.get("result") or {}
     closed = view.get("closed_rounds", 0)
@@ -80,15 +77,15 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         out.append("The draft is done; each player now knows their own hand.")
     if closed >= 2:
         if "branch_totals" in result:
-            out.append(m.bold("Slot totals (published by the host)"))
-            out.extend(
-                m.items([f"{m.esc(b)}: {_signed(v)}" for b, v in result["branch_totals"].items()])
+            out.append(
+                m.section(
+                    "Slot totals (published by the host)",
+                    [f"{m.esc(b)}: {_signed(v)}" for b, v in result["branch_totals"].items()],
+                )
             )
         else:
             out.append("Mapping is done; slot totals stay secret until the raft passes them.")
     if "path" in result:
-        out.append("")
-        out.append(m.bold("The raft's path"))
         votes = result.get("votes", [])
         rows = []
         within: dict[int, int] = {}
@@ -107,46 +104,44 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
                 f"({how}), branch {m.esc(step['branch'])}: {_signed(step['points'])} for "
                 f"{who(step['seat'])}"
             )
-        out.extend(m.items(rows))
-        out.append("")
-        out.append(m.bold("Scores"))
-        out.extend(
-            m.items(
+        out.append(m.section("The raft's path", rows))
+        out.append(
+            m.section(
+                "Scores",
                 [
                     f"{who(int(s))}: {_points(result['scores'][s])}, control {result['control'][s]}"
                     for s in sorted(result["scores"])
-                ]
+                ],
             )
         )
     if "elimination_candidate" in result:
-        out.append("")
         tol = result["token_of_life"]
         out.append(
-            m.bold("Token of Life:")
-            + " "
-            + (who(tol) if tol is not None else "nobody (the highest score is shared)")
+            m.field(
+                "Token of Life",
+                who(tol) if tol is not None else "nobody (the highest score is shared)",
+            )
         )
         ec = result["elimination_candidate"]
         out.append(
-            m.bold("Elimination Candidate:") + f" {who(ec['seat'])}, decided by {ec['decided_by']}"
+            m.field("Elimination Candidate", f"{who(ec['seat'])}, decided by {ec['decided_by']}")
         )
     if "results" in pictures:
-        out.append("")
         out.append(m.image("Standings and scores after each rafting round", pictures["results"]))
     defaulted = result.get("defaulted", [])
     if defaulted:
-        out.append("")
-        out.append(m.bold("Seeded default orders (no order at the deadline)"))
-        out.extend(
-            m.items(
+        out.append(
+            m.section(
+                "Seeded default orders (no order at the deadline)",
                 [
                     f"{d['phase']}{' round ' + str(d['round']) if 'round' in d else ''}: "
                     f"{who(d['seat'])}"
                     for d in defaulted
-                ]
+                ],
             )
         )
+    if view.get("revealed"):
+        out.append("The host has made every order of this match public (full reveal).")
     if view.get("seed"):
-        out.append("")
         out.append(f"Seed (check it against the digest above): {m.code(view['seed'])}")
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).rstrip() + "\n"
+    return m.document(out)
