@@ -34,6 +34,12 @@ adds) and call:
 ``audit_template``    ``audit_report(report)``: the host's audit page
 ===================  ======================================================
 
+``rules_template`` is a whole page, not a macro: the game's rules in plain
+words at ``/games/<game>/rules`` (rendered with ``rules``, the game's
+:class:`Ruleset`, and ``web``, its :class:`GameWeb`), linked from every match
+page and the create page. A game's own extends ``game/rules.html`` and fills
+its ``rules`` block; the generic page lists the game's steps and settings.
+
 ``where`` is the page: ``"public"``, ``"player"``, ``"host"`` (the dashboard
 and the host's order page) or ``"preview"`` (the host's preview of a close).
 The generic templates are in ``templates/game/``, a game's own in
@@ -154,6 +160,7 @@ class GameWeb:
     report_template: ClassVar[str] = "game/setup_report.html"
     about_template: ClassVar[str] = "game/about.html"
     audit_template: ClassVar[str] = "game/audit.html"
+    rules_template: ClassVar[str] = "game/rules.html"  # a whole page, see above
     scripts: ClassVar[tuple[str, ...]] = ()  # under static/, loaded by match pages
     stylesheets: ClassVar[tuple[str, ...]] = ()  # under static/, after style.css
 

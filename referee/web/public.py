@@ -2,7 +2,14 @@
 page and its forum post.
 
 Every page about a match is rendered from :func:`referee.views.view_for`, never
-from stored rows. The helpers the pages share are in :mod:`referee.web.pages`
+from stored rows.
+
+Creating a match is POST/redirect/GET: the POST stores the match and redirects
+to ``/new/<match id>``, which shows its secret links. The links are kept for
+that page in the browser's own signed session (:func:`_keep_links`), for
+:data:`LINKS_KEPT_FOR` after creating and for the last :data:`LINKS_KEPT`
+matches created, so a reload shows the same links and creates nothing, and
+another browser sees none of them (the database keeps only the links' hashes). The helpers the pages share are in :mod:`referee.web.pages`
 (a game's own in its web module, see :mod:`referee.web.game`); a refusal that
 is not shown on a form is answered by the app's one RuleError handler.
 """
@@ -10,12 +17,25 @@ is not shown on a form is answered by the app's one RuleError handler.
 from __future__ import annotations
 
 import hmac
+import json
 import re
+from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
+from forms.host import ActionForm
 from forms.match import create_match_form, setting_field_name
 from referee.errors import Problem, RuleError
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
@@ -24,9 +44,21 @@ from referee.views import view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
-from referee.web.pages import form_problems, group_problems, view_context
+from referee.web.pages import form_problems, group_problems, now, view_context
 
 bp = Blueprint("public", __name__)
+
+# how long, and for how many new matches, the page of a new match's links is
+# shown again to the browser that created it (see docs/hosting.md)
+LINKS_KEPT_FOR = timedelta(hours=1)
+LINKS_KEPT = 3
+# a set-up report longer than this (as JSON) is not kept in the session cookie
+REPORT_KEPT_UP_TO = 1500
+SESSION_KEY = "new_matches"
+LINKS_GONE = (
+    "The links of a new match are shown only to the browser that created it, for one hour "
+    "after creating it. The host can re-issue any link from the dashboard."
+)
 
 
 # ---- pages ------------------------------------------------------------------
@@ -216,25 +248,90 @@ def new_match() -> ResponseReturnValue:
     if created is None:
         return page(problems, report), status_for(RuleError(problems))
 
-    state = referee().state(created.match_id)
+    _keep_links(
+        created.match_id, created.host_token, created.player_tokens, report, bool(read.report)
+    )
+    # POST/redirect/GET: reloading the next page shows the links again, creates nothing
+    return redirect(url_for("public.created", match_id=created.match_id), code=303)
+
+
+def _kept() -> list[dict[str, Any]]:
+    """The new matches' links this browser's session keeps, newest first, once
+    those kept longer than :data:`LINKS_KEPT_FOR` are dropped."""
+    kept = session.get(SESSION_KEY)
+    if not isinstance(kept, list):
+        return []
+    oldest = now().timestamp() - LINKS_KEPT_FOR.total_seconds()
+    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
+    if len(fresh) != len(kept):
+        session[SESSION_KEY] = fresh
+    return fresh
+
+
+def _keep_links(
+    match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool
+) -> None:
+    """Keep a new match's secret links (and its set-up report, when one was
+    shown and it is small) in this browser's session for the page after the POST."""
+    entry: dict[str, Any] = {
+        "id": match_id,
+        "at": now().timestamp(),
+        "host": host,
+        "seats": [[seat, token] for seat, token in sorted(seats.items())],
+    }
+    if wanted and report is not None:
+        if len(json.dumps(report, separators=(",", ":"))) <= REPORT_KEPT_UP_TO:
+            entry["report"] = report
+        else:
+            entry["report_dropped"] = True
+    others = [e for e in _kept() if e.get("id") != match_id]
+    session[SESSION_KEY] = [entry, *others][:LINKS_KEPT]
+
+
+@bp.get("/new/<match_id>")
+def created(match_id: str) -> ResponseReturnValue:
+    """A new match's secret links, to the browser that created it (see :func:`_kept`)."""
+    entry = next((e for e in _kept() if e.get("id") == match_id), None)
+    if entry is None:
+        abort(404, description=LINKS_GONE)
+    state = referee().state(match_id)
     view = view_for(state, Viewer.host())
+    names = {int(p["seat"]): p["name"] for p in view["players"]}
     seat_links = [
         {
-            "seat": seat,
-            "name": next(p["name"] for p in view["players"] if p["seat"] == seat),
+            "seat": int(seat),
+            "name": names.get(int(seat), ""),
             "url": external_url("player.play", token=token),
         }
-        for seat, token in sorted(created.player_tokens.items())
+        for seat, token in entry["seats"]
     ]
-    return render_template(
-        "public/created.html",
-        view=view,
-        game=web,
-        host_url=external_url("host.dashboard", token=created.host_token),
-        seat_links=seat_links,
-        public_url=external_url("public.match_page", match_id=created.match_id),
-        report=report,
+    kept_until = entry["at"] + LINKS_KEPT_FOR.total_seconds()
+    response = current_app.make_response(
+        render_template(
+            "public/created.html",
+            view=view,
+            game=web_for(state.ruleset),
+            host_url=external_url("host.dashboard", token=entry["host"]),
+            seat_links=seat_links,
+            public_url=external_url("public.match_page", match_id=match_id),
+            report=entry.get("report"),
+            report_dropped=entry.get("report_dropped", False),
+            minutes_left=max(1, int((kept_until - now().timestamp()) // 60)),
+            forget_form=ActionForm(formdata=None),
+        )
     )
+    response.headers["Cache-Control"] = "no-store"  # it shows secret links
+    return response
+
+
+@bp.post("/new/<match_id>/forget")
+def forget_links(match_id: str) -> ResponseReturnValue:
+    """Drop a new match's links from this browser's session (a shared computer)."""
+    form = ActionForm()
+    if not form.validate():
+        raise RuleError(form_problems(form))
+    session[SESSION_KEY] = [e for e in _kept() if e.get("id") != match_id]
+    return redirect(url_for("public.match_page", match_id=match_id), code=303)
 
 
 @bp.get("/matches/<match_id>")
@@ -251,3 +348,13 @@ def post(match_id: str) -> ResponseReturnValue:
     state = referee().state(match_id)
     text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return Response(text, mimetype="text/plain")
+
+
+@bp.get("/games/<game>/rules")
+def rules_page(game: str) -> ResponseReturnValue:
+    """A game's rules in plain words, with a diagram (its ``GameWeb.rules_template``)."""
+    if game not in ruleset_names():
+        abort(404)
+    rules = get_ruleset(game)
+    web = web_for(rules)
+    return render_template(web.rules_template, rules=rules, web=web, games=_games())

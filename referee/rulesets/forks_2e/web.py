@@ -403,6 +403,7 @@ class Web(GameWeb):
     sections_template = f"{TEMPLATES}/sections.html"
     order_template = f"{TEMPLATES}/order_form.html"
     about_template = f"{TEMPLATES}/about.html"
+    rules_template = f"{TEMPLATES}/rules.html"
     audit_template = f"{TEMPLATES}/audit.html"
     scripts = (f"{STATIC}/forks.js",)
     stylesheets = (f"{STATIC}/style.css",)

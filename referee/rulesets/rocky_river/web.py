@@ -19,7 +19,15 @@ from referee.web.game import GameWeb, OrderForm, SetupRead
 from referee.web.pages import signed
 
 from .data import DEFAULT_MAP, bundled_map_names, load_deck
-from .forms import DraftForm, map_fields, mapping_form, place_field, rafting_form, vote_field
+from .forms import (
+    DraftForm,
+    apply_ranks,
+    map_fields,
+    mapping_form,
+    place_field,
+    rafting_form,
+    vote_field,
+)
 from .orders import split_list
 from .river_map import stored_river
 
@@ -119,7 +127,13 @@ class RiverOrderForm(OrderForm):
     def read(self) -> Any:
         if self.phase == "draft":
             text = (self.form.ranking_text.data or "").strip()
-            return split_list(text) if text else list(self.form.ranking.data or [])
+            if text:
+                return split_list(text)
+            cards = apply_ranks(list(self.form.ranking.data or []), list(self.form.rank.data or []))
+            # a refused list is shown again as read, rank boxes renumbered
+            self.form.ranking.data = cards
+            self.ranking = cards + [c for c in card_info() if c not in cards]
+            return cards
         if self.phase == "mapping":
             out: dict[str, str] = {}
             for card in self.hand:
@@ -180,8 +194,10 @@ class Web(GameWeb):
     setup_template = f"{TEMPLATES}/setup_fields.html"
     report_template = f"{TEMPLATES}/balance.html"
     about_template = f"{TEMPLATES}/about.html"
+    rules_template = f"{TEMPLATES}/rules.html"
     audit_template = f"{TEMPLATES}/audit.html"
-    scripts = (f"{STATIC}/ranking.js", f"{STATIC}/map.js")
+    # SortableJS 1.15.7 (static/vendor/sortablejs/README.md) before the ranking that uses it
+    scripts = ("vendor/sortablejs/Sortable.min.js", f"{STATIC}/ranking.js", f"{STATIC}/map.js")
     stylesheets = (f"{STATIC}/style.css",)
 
     players_hint = (
