@@ -13,16 +13,19 @@ orders and resolves rounds.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from cachetools import LRUCache
 from sqlalchemy import Engine, Integer, bindparam, literal, union_all, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -45,6 +48,7 @@ SERVICE_SETTINGS: dict[str, Any] = {
 }
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
+AUDIT_CACHE_SIZE = 64  # audits kept per process (see Referee.audit)
 
 
 # statements of the hot paths, built once (SQLAlchemy then only binds values)
@@ -313,6 +317,9 @@ class Referee:
         self._setups: dict[str, Setup] = {}  # match id -> its set-up (never changes)
         self._rulesets: dict[str, str] = {}  # match id -> its ruleset's name (never changes)
         self._upserts: dict[str, Any] = {}  # dialect name -> the order upsert statement
+        # (match id, ruleset, digest of the closed rounds' match file) -> its audit
+        self._audits: LRUCache[tuple[str, str, str], Any] = LRUCache(maxsize=AUDIT_CACHE_SIZE)
+        self._audits_lock = threading.Lock()
 
     # ---- reading -------------------------------------------------------
 
@@ -952,9 +959,24 @@ class Referee:
         return self._document(state, upto=closed.number if closed else 0)
 
     def audit(self, match_id: str) -> Any:
-        """The ruleset's audit of the match up to its last closed round (host only)."""
+        """The ruleset's audit of the match up to its last closed round (host only).
+
+        An audit solves CP-SAT models (0.1-0.2 s), so each is kept (the last
+        :data:`AUDIT_CACHE_SIZE`, per process) under the digest of exactly what
+        it is computed from: the match file of the closed rounds (set-up,
+        settings, seed, every closed order). A round closing makes a new file,
+        hence a new audit; orders of the open round, sealed, are not in it."""
         state = self.state(match_id)
-        return state.ruleset.audit(self._closed_document(state), stored=True)
+        document = self._closed_document(state)
+        digest = hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
+        key = (match_id, state.ruleset.name, digest)
+        with self._audits_lock:
+            found = self._audits.get(key)
+        if found is None:
+            found = state.ruleset.audit(document, stored=True)
+            with self._audits_lock:
+                self._audits[key] = found
+        return copy.deepcopy(found)
 
     def recheck(self, match_id: str) -> list[str]:
         """Re-resolve every closed round from its stored orders and list each

@@ -13,19 +13,23 @@ and renders :func:`referee.views.view_for` for the viewer.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import secrets
 import time
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, g, render_template, request
+from flask_compress import Compress
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.security import safe_join
 
 from referee.db import database_url, make_engine, migrate
 from referee.resources import bundled_dir
@@ -34,6 +38,22 @@ from referee.web.common import check_text, not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
 
 csrf = CSRFProtect()
+compress = Compress()
+
+# what is compressed (br when the client takes it, else gzip): pages, JSON, posts,
+# SVG pictures, style sheets and scripts; never PNG (already compressed). See
+# SECURITY.md ("Compression and secrets") for why compressing secret pages is safe.
+COMPRESSED_TYPES = [
+    "text/html",
+    "text/css",
+    "text/plain",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "image/svg+xml",
+]
+# a fingerprinted static file (``?v=<digest of its content>``) may be kept a year
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def _secret_key(instance: Path) -> str:
@@ -84,6 +104,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # the scheme and host of absolute links (secret links, forum posts), e.g.
         # https://referee.example.org; unset: taken from the request's Host header
         PUBLIC_BASE_URL=None,
+        # Flask-Compress: br at a cheap level, gzip otherwise, also for static files
+        # (sent as streams); bodies under 500 bytes stay as they are
+        COMPRESS_MIMETYPES=COMPRESSED_TYPES,
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_ALGORITHM_STREAMING=["br", "gzip"],
+        COMPRESS_BR_LEVEL=4,
+        COMPRESS_LEVEL=6,
+        COMPRESS_MIN_SIZE=500,
     )
     app.config.from_prefixed_env("REFEREE")
     if config:
@@ -97,6 +125,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["referee"] = Referee(engine)
 
     csrf.init_app(app)
+    compress.init_app(app)
+    _fingerprint_static(app)
 
     from referee.web import api, host, pages, pictures, player, public
 
@@ -162,6 +192,60 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return response
 
     return app
+
+
+def static_digest(folder: str, filename: str) -> str | None:
+    """A short digest of a static file's content (None when there is no such
+    file), kept per file path, size and modification time."""
+    joined = safe_join(folder, filename)  # never outside the static folder
+    if joined is None:
+        return None
+    path = Path(joined)
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    if not path.is_file():
+        return None
+    return _digest_of(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=512)
+def _digest_of(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def _fingerprint_static(app: Flask) -> None:
+    """Every ``url_for('static', filename=...)`` gets ``?v=<digest of the file>``,
+    and a static file asked for with its current digest may be kept a year
+    (``immutable``): a changed file gets a new address. Asked for without it, or
+    with an old one, it is sent as Flask sends any static file (``no-cache``:
+    the browser checks its ETag each time)."""
+
+    @app.url_defaults
+    def _add_digest(endpoint: str | None, values: dict[str, Any]) -> None:
+        if endpoint != "static" or "v" in values or app.static_folder is None:
+            return
+        filename = values.get("filename")
+        if isinstance(filename, str):
+            digest = static_digest(app.static_folder, filename)
+            if digest is not None:
+                values["v"] = digest
+
+    @app.after_request
+    def _static_lifetime(response: Response) -> Response:
+        if request.endpoint != "static" or response.status_code not in (200, 304):
+            return response
+        asked = request.args.get("v")
+        filename = (request.view_args or {}).get("filename")
+        if (
+            asked
+            and isinstance(filename, str)
+            and app.static_folder is not None
+            and asked == static_digest(app.static_folder, filename)
+        ):
+            response.headers["Cache-Control"] = IMMUTABLE
+        return response
 
 
 class _BoundedChunkedBody:

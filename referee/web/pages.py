@@ -12,7 +12,7 @@ web module (see :mod:`referee.web.game`), never here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +23,7 @@ from referee.errors import Problem
 from referee.ruleset import get_ruleset
 from referee.web import referee
 from referee.web.game import web_for
+from referee.web.pictures import drawn
 
 __all__ = [
     "form_problems",
@@ -123,11 +124,46 @@ def form_problems(form: Any) -> list[Problem]:
 # ---- a match page ------------------------------------------------------------
 
 
+class Pictures(Mapping[str, Markup]):
+    """The ruleset's pictures of one view, by name, each drawn only when a
+    template first asks for it (:func:`referee.web.pictures.drawn`, which keeps
+    them per state of the view): ``pictures.get("map")`` draws the map alone.
+    A picture not drawn at this stage (its drawer gave None) is not in it, so
+    going through them all (``for name in pictures``, ``if pictures``) draws
+    each to know."""
+
+    def __init__(self, view: dict[str, Any], names: Iterable[str]) -> None:
+        self._view = view
+        self._names = list(names)
+        self._drawn: dict[str, Markup | None] = {}
+
+    def _draw(self, name: str) -> Markup | None:
+        if name not in self._drawn:
+            svg = drawn(self._view, name)
+            # drawn from this view only; the ruleset escapes every text in them
+            self._drawn[name] = Markup(svg) if svg is not None else None
+        return self._drawn[name]
+
+    def __getitem__(self, name: str) -> Markup:
+        svg = self._draw(name) if name in self._names else None
+        if svg is None:
+            raise KeyError(name)
+        return svg
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self._names if self._draw(name) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
     """What every match page needs besides the view: the players' names, the
     current, open and next rounds, the result, the ruleset's pictures of this
-    view (by name; with ``draw`` False, none), the game's web parts as ``game``
-    and the context those add (:meth:`referee.web.game.GameWeb.page_context`)."""
+    view (by name, each drawn when a template first uses it, see
+    :class:`Pictures`; with ``draw`` False, none), the game's web parts as
+    ``game`` and the context those add
+    (:meth:`referee.web.game.GameWeb.page_context`)."""
     names = {int(p["seat"]): p["name"] for p in view["players"]}
     rounds = view["rounds"]
     current = rounds[view["current_round"] - 1] if view["current_round"] else None
@@ -136,7 +172,6 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
     if open_round is None and not view["finished"]:
         next_round = next((r for r in rounds if r["status"] == "pending"), None)
     rules = get_ruleset(view["ruleset"])
-    drawn = {name: draw_it(view) for name, draw_it in rules.pictures().items()} if draw else {}
     game = web_for(rules)
     context: dict[str, Any] = {
         "view": view,
@@ -145,8 +180,7 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
         "current": current,
         "open_round": open_round,
         "next_round": next_round,
-        # pictures drawn from this view only; the ruleset escapes every text in them
-        "pictures": {k: Markup(svg) for k, svg in drawn.items() if svg is not None},
+        "pictures": Pictures(view, rules.pictures() if draw else ()),
         "game": game,
     }
     context.update(game.page_context(view, context))

@@ -3,8 +3,15 @@ draws (:meth:`referee.ruleset.Ruleset.pictures`), at ``/matches/<id>/<name>.svg`
 and ``.png`` (the PNG is rendered from the same SVG with cairosvg).
 
 Made from the *public* view only, through the match's ruleset, so a
-picture never shows more than the public page. Each response carries an ETag
-of the match's version and may be kept for a minute.
+picture never shows more than the public page. Each response carries a weak
+ETag of the public view's version (weak: the same picture is sent gzip- or
+br-compressed or not, ``Vary: Accept-Encoding``) and may be kept for a minute.
+
+:func:`drawn` draws a picture of any viewer's view, pages included, and keeps
+the last ones drawn (bounded, per process) by what the viewer sees: the match,
+the viewer and the digest of its view (``view["version"]``) with the picture's
+name, so a picture drawn from one viewer's view is never handed to another
+whose view differs, and a change of state draws it anew.
 
 A PNG's cost is bounded: it is scaled down to at most :data:`MAX_PNG_SIDE`
 pixels a side and :data:`MAX_PNG_PIXELS` in all (cairo cannot even make an
@@ -14,17 +21,21 @@ that still cannot be drawn is refused with ``picture/too_big``, never a 500.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
+import threading
 from functools import lru_cache
+from typing import Any
 
 import cairosvg
+from cachetools import LRUCache
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from referee.errors import RuleError
-from referee.ruleset import Viewer
+from referee.ruleset import Viewer, get_ruleset
 from referee.views import view_for
 from referee.web import referee
 
@@ -77,24 +88,49 @@ def svg_to_png(svg: str) -> bytes:
     return png
 
 
+MAX_CACHED_SVG = 8_000_000  # characters of SVG kept by drawn(), all pictures together
+_cache: LRUCache[tuple[Any, ...], str | None] = LRUCache(
+    maxsize=MAX_CACHED_SVG, getsizeof=lambda svg: 200 + len(svg or "")
+)
+_cache_lock = threading.Lock()
+
+
+def drawn(view: dict[str, Any], name: str) -> str | None:
+    """The ruleset's picture ``name`` of ``view`` (None: not drawn yet at this
+    stage), drawn once per state of what the viewer sees and then kept."""
+    draw = get_ruleset(view["ruleset"]).pictures()[name]
+    version = view.get("version")
+    if version is None:  # a view without its digest (a preview): drawn each time
+        return draw(view)
+    viewer = view.get("viewer") or {}
+    key = (view["id"], viewer.get("kind"), viewer.get("seat"), version, view["ruleset"], name)
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+    svg = draw(view)
+    # (one picture bigger than the whole cache is not kept)
+    with _cache_lock, contextlib.suppress(ValueError):
+        _cache[key] = svg
+    return svg
+
+
 def _picture(match_id: str, name: str, fmt: str) -> ResponseReturnValue:
     state = referee().state(match_id)
-    draw = state.ruleset.pictures().get(name)
-    if draw is None:
+    if name not in state.ruleset.pictures():
         raise RuleError.single("picture/unknown", f"this match has no {name} picture")
     view = view_for(state, Viewer.public())
     etag = f"{match_id}-{view['version']}-{name}-{fmt}"
-    if request.if_none_match.contains(etag):
+    if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
-        svg = draw(view)
+        svg = drawn(view, name)
         if svg is None:
             raise RuleError.single("picture/not_yet", state.ruleset.picture_pending(name))
         if fmt == "png":
             response = Response(svg_to_png(svg), mimetype="image/png")
         else:
             response = Response(svg, mimetype="image/svg+xml")
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
 
