@@ -18,6 +18,7 @@ from wtforms import Field, RadioField, SelectChoice, SelectField, SubmitField, T
 from wtforms.widgets import HiddenInput
 
 from forms.orders import OrderBaseForm, choices
+from referee.errors import Problem, RuleError
 
 DIRECTION_CHOICES = [SelectChoice("L", "Left"), SelectChoice("R", "Right")]
 
@@ -36,11 +37,59 @@ class ListField(Field):  # type: ignore[misc]  # wtforms is untyped
 
 class DraftForm(OrderBaseForm):
     """R5: all 27 cards, most wanted first. ``ranking`` is the ordered list (one
-    value per card, reordered by dragging); ``ranking_text`` is the plain text
-    fallback (``J, T, S, ...``) and wins when it is not empty."""
+    value per card, reordered by dragging or the move buttons); ``rank`` is the
+    rank box beside each card, in the same order (a changed number moves its
+    card there, with or without JavaScript, see :func:`apply_ranks`);
+    ``ranking_text`` is the plain text fallback (``J, T, S, ...``) and wins
+    when it is not empty."""
 
     ranking = ListField("Your ranking")
+    rank = ListField("Rank")
     ranking_text = TextAreaField("Or type your ranking")
+
+
+def apply_ranks(cards: Sequence[str], ranks: Sequence[str]) -> list[str]:
+    """The list ``cards`` after moving each card whose rank box (``ranks[i]``
+    beside ``cards[i]``, 1-based) no longer shows its place to the place typed.
+
+    Cards whose box is unchanged (or empty) keep their order; the moved ones
+    are put at the ranks typed, lowest rank first (equal ranks: in list order),
+    so one moved card always lands exactly where it was sent. A rank beyond the
+    list moves the card to the end. Boxes that do not pair with the list (a
+    form not made by the page) are ignored; a box that is not a whole number is
+    refused, next to its card."""
+    if len(ranks) != len(cards):
+        return list(cards)
+    problems: list[Problem] = []
+    moved: list[tuple[int, int, str]] = []  # (rank typed, place in the list, card)
+    kept: list[str] = []
+    for i, (card, raw) in enumerate(zip(cards, ranks, strict=True)):
+        text = raw.strip()
+        if not text:
+            kept.append(card)
+            continue
+        if not (text.isascii() and text.isdigit() and len(text) <= 4) or int(text) < 1:
+            shown = text if len(text) <= 12 else text[:11] + "…"
+            problems.append(
+                Problem(
+                    "draft/bad_rank",
+                    f"the rank of card {card} must be a whole number from 1 to {len(cards)}, "
+                    f"not “{shown}”",
+                    str(i),
+                )
+            )
+            continue
+        rank = int(text)
+        if rank == i + 1:
+            kept.append(card)
+        else:
+            moved.append((rank, i, card))
+    if problems:
+        raise RuleError(problems)
+    out = kept
+    for rank, _, card in sorted(moved, key=lambda m: (m[0], -m[1])):
+        out.insert(min(rank, len(out) + 1) - 1, card)
+    return out
 
 
 def place_field(card: str) -> str:

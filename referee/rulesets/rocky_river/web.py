@@ -201,7 +201,7 @@ class Web(GameWeb):
     stylesheets = (f"{STATIC}/style.css",)
 
     players_hint = (
-        "Garnets are a whole number, 0 or more; they decide draft conflicts and ties (R1, R6, R9)."
+        "Garnets are a whole number, 0 or more; they decide draft conflicts and ties."
     )
     service_labels: ClassVar[dict[str, str]] = {
         "close_early": "Close a round as soon as all three players have sent an order"

@@ -1,85 +1,150 @@
-// Drag (or Up/Down buttons, for keyboards and phones) to reorder the draft ranking.
-// A progressive enhancement: without it the list is still sent in its shown
-// order, and the text box next to it always works.
+// The draft ranking, made easier to reorder (a progressive enhancement: without
+// it, the rank box beside each card and the text box below the list still work,
+// read by the server).
+// - Drag and drop by each card's grip, with a mouse, a pen or a finger: SortableJS
+//   (static/vendor/sortablejs/, loaded before this file) does the pointer work.
+// - Top / Up / Down / Bottom buttons and the rank boxes (type a number, press
+//   Enter) for keyboards, screen readers and anyone who prefers them.
+// Every move renumbers the rank boxes and is announced in the list's live region.
 (function () {
   "use strict";
 
-  function moveButtons(li) {
-    var up = document.createElement("button");
-    up.type = "button";
-    up.className = "move secondary";
-    up.textContent = "Up";
-    var down = document.createElement("button");
-    down.type = "button";
-    down.className = "move secondary";
-    down.textContent = "Down";
-    var card = li.getAttribute("data-card");
-    up.setAttribute("aria-label", "Move " + card + " up");
-    down.setAttribute("aria-label", "Move " + card + " down");
-    up.addEventListener("click", function () { move(li, -1, up); });
-    down.addEventListener("click", function () { move(li, 1, down); });
-    li.appendChild(up);
-    li.appendChild(down);
+  var ICONS = { Top: "⇈", Up: "↑", Down: "↓", Bottom: "⇊" };
+
+  function items(list) {
+    return Array.prototype.filter.call(list.children, function (el) {
+      return el.tagName === "LI";
+    });
   }
 
-  function announce(list, li) {
+  function rankOf(li) {
+    return items(li.parentNode).indexOf(li) + 1;
+  }
+
+  function renumber(list) {
+    items(list).forEach(function (li, i) {
+      var box = li.querySelector("input.rank-input");
+      if (box) { box.value = String(i + 1); }
+    });
+  }
+
+  function say(list, text) {
     var status = list.parentNode.querySelector(".ranking-status");
     if (!status) { return; }
-    var items = Array.prototype.indexOf.call(list.children, li) + 1;
-    status.textContent = li.getAttribute("data-card") + " is now number " + items + ".";
+    // a change of text, even to the same words, is announced again
+    status.textContent = "";
+    window.setTimeout(function () { status.textContent = text; }, 30);
   }
 
-  function move(li, step, focus) {
+  function flash(li) {
+    li.classList.remove("moved");
+    void li.offsetWidth; // restart the animation
+    li.classList.add("moved");
+  }
+
+  function moved(list, li) {
+    renumber(list);
+    flash(li);
+    say(list, li.getAttribute("data-card") + " is now number " + rankOf(li) +
+      " of " + items(list).length + ".");
+  }
+
+  // put li at rank (1-based, clamped to the list), keeping the focus where it was
+  function moveTo(li, rank) {
     var list = li.parentNode;
-    if (step < 0 && li.previousElementSibling) {
-      list.insertBefore(li, li.previousElementSibling);
-    } else if (step > 0 && li.nextElementSibling) {
-      list.insertBefore(li.nextElementSibling, li);
+    var all = items(list);
+    var focused = document.activeElement;
+    rank = Math.max(1, Math.min(all.length, rank));
+    var rest = all.filter(function (x) { return x !== li; });
+    var before = rest[rank - 1] || null;
+    if (all.indexOf(li) !== rank - 1) { list.insertBefore(li, before); }
+    if (focused && li.contains(focused)) { focused.focus(); }
+    if (focused && focused.scrollIntoView && li.contains(focused)) {
+      focused.scrollIntoView({ block: "nearest" });
     }
-    focus.focus();
-    announce(list, li);
+    moved(list, li);
+  }
+
+  function button(li, text, label, rank) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "move secondary";
+    var icon = document.createElement("span");
+    icon.className = "icon";
+    icon.setAttribute("aria-hidden", "true");
+    icon.textContent = ICONS[text];
+    var word = document.createElement("span");
+    word.className = "word";
+    word.textContent = text;
+    b.appendChild(icon);
+    b.appendChild(word);
+    b.setAttribute("aria-label", label);
+    b.title = label;
+    b.addEventListener("click", function () { moveTo(li, rank()); });
+    return b;
+  }
+
+  function enhance(li) {
+    var card = li.getAttribute("data-card");
+    var grip = document.createElement("span");
+    grip.className = "drag-handle";
+    grip.setAttribute("aria-hidden", "true");
+    grip.title = "Drag to move " + card;
+    grip.textContent = "⠿";
+    li.insertBefore(grip, li.firstChild);
+    var buttons = document.createElement("span");
+    buttons.className = "move-buttons";
+    buttons.appendChild(button(li, "Top", "Move " + card + " to the top", function () { return 1; }));
+    buttons.appendChild(button(li, "Up", "Move " + card + " up", function () { return rankOf(li) - 1; }));
+    buttons.appendChild(button(li, "Down", "Move " + card + " down", function () { return rankOf(li) + 1; }));
+    buttons.appendChild(button(li, "Bottom", "Move " + card + " to the bottom", function () {
+      return items(li.parentNode).length;
+    }));
+    var errors = li.querySelector(".field-errors");
+    li.insertBefore(buttons, errors && errors.parentNode === li ? errors : null);
+
+    var box = li.querySelector("input.rank-input");
+    if (!box) { return; }
+    function apply() {
+      var text = box.value.trim();
+      var total = items(li.parentNode).length;
+      if (!/^[0-9]{1,4}$/.test(text) || Number(text) < 1) {
+        box.value = String(rankOf(li));
+        say(li.parentNode, "Type a whole number from 1 to " + total + " to move " + card + ".");
+        return;
+      }
+      if (Number(text) === rankOf(li)) { box.value = String(rankOf(li)); return; }
+      moveTo(li, Number(text));
+    }
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault(); // Enter moves the card; it does not send the form
+        apply();
+        box.select();
+      }
+    });
+    box.addEventListener("change", apply);
   }
 
   function sortable(list) {
-    var dragged = null;
     list.classList.add("js");
-    var status = document.createElement("p");
-    status.className = "ranking-status hint";
-    status.setAttribute("aria-live", "polite");
-    list.parentNode.insertBefore(status, list.nextSibling);
-
-    Array.prototype.forEach.call(list.children, function (li) {
-      li.draggable = true;
-      moveButtons(li);
-      li.addEventListener("dragstart", function (event) {
-        dragged = li;
-        li.classList.add("dragging");
-        event.dataTransfer.effectAllowed = "move";
-        event.dataTransfer.setData("text/plain", li.getAttribute("data-card") || "");
-      });
-      li.addEventListener("dragend", function () {
-        li.classList.remove("dragging");
-        Array.prototype.forEach.call(list.children, function (x) { x.classList.remove("drop-target"); });
-        if (dragged) { announce(list, dragged); }
-        dragged = null;
-      });
-      li.addEventListener("dragover", function (event) {
-        if (!dragged || dragged === li) { return; }
-        event.preventDefault();
-        li.classList.add("drop-target");
-      });
-      li.addEventListener("dragleave", function () { li.classList.remove("drop-target"); });
-      li.addEventListener("drop", function (event) {
-        event.preventDefault();
-        li.classList.remove("drop-target");
-        if (!dragged || dragged === li) { return; }
-        var items = Array.prototype.slice.call(list.children);
-        if (items.indexOf(dragged) < items.indexOf(li)) {
-          list.insertBefore(dragged, li.nextSibling);
-        } else {
-          list.insertBefore(dragged, li);
-        }
-      });
+    items(list).forEach(enhance);
+    if (typeof window.Sortable !== "function") { return; } // buttons and boxes still work
+    window.Sortable.create(list, {
+      handle: ".drag-handle",
+      draggable: "li",
+      animation: 150,
+      ghostClass: "drag-ghost",
+      chosenClass: "dragging",
+      // the same pointer-event code for mouse, pen and touch (not the browser's own
+      // drag and drop, which touch screens do not have)
+      forceFallback: true,
+      fallbackTolerance: 3,
+      scroll: true,
+      bubbleScroll: true,
+      onEnd: function (event) {
+        if (event.oldIndex !== event.newIndex) { moved(list, event.item); }
+      }
     });
   }
 
