@@ -27,8 +27,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
+
+import bbcode  # type: ignore[import-untyped]
+from markdown_it import MarkdownIt
 
 # what one line of user text may not hold: line breaks, other control characters
 # and the line/paragraph separators become a space; bidi controls are dropped
@@ -166,3 +170,50 @@ def picture_url(view: dict[str, Any], base_url: str, name: str) -> str:
     so a forum that keeps a copy of one image shows the next post's new picture."""
     state = f"{view.get('closed_rounds', 0)}{'r' if view.get('revealed') else ''}"
     return f"{base_url.rstrip('/')}/matches/{view['id']}/{name}.png?v={state}"
+
+
+# ---- how a forum shows a post (the host's preview) ---------------------------------
+
+# the BBCode tags most forums have, the only ones a post uses and the preview renders
+FORUM_TAGS = ("b", "i", "u", "url", "img", "list", "*", "quote", "code")
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    # CommonMark with raw HTML off (shown as text); its link check refuses
+    # javascript:, vbscript:, file: and data: addresses
+    return MarkdownIt("commonmark", {"html": False})
+
+
+def _bb_image(
+    tag_name: str, value: str, options: dict[str, str], parent: object, context: object
+) -> str:
+    # ``value`` is already HTML-escaped (the tag's escape_html); only web addresses
+    if urlsplit(value.replace("&amp;", "&")).scheme.lower() not in ("http", "https"):
+        return value
+    return f'<img src="{value}" alt="">'
+
+
+@cache
+def _bbcode() -> Any:
+    parser = bbcode.Parser(replace_cosmetic=False, escape_html=True)
+    for name in list(parser.recognized_tags):
+        if name not in FORUM_TAGS:
+            del parser.recognized_tags[name]
+    parser.add_formatter(
+        "img", _bb_image, render_embedded=False, replace_links=False, replace_cosmetic=False
+    )
+    return parser
+
+
+def to_html(post: str, fmt: str) -> str:
+    """``post`` as a forum shows it, in HTML: Markdown through markdown-it-py
+    (CommonMark, raw HTML shown as text), BBCode through the ``bbcode`` package
+    (HTML escaped, only :data:`FORUM_TAGS`, pictures only from http(s)
+    addresses). Whatever the post holds, the HTML runs nothing: no script, no
+    event attribute, no ``javascript:`` address."""
+    if fmt == "markdown":
+        return str(_markdown().render(post))
+    if fmt == "bbcode":
+        return str(_bbcode().format(post))
+    raise ValueError(fmt)

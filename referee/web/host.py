@@ -5,7 +5,9 @@ export of the match file.
 
 Every action is a CSRF-protected POST that calls the service and then shows
 the dashboard again; a refusal is shown on the dashboard with every problem,
-keeping what the host typed.
+keeping what the host typed. The actions that cannot be undone (close a round
+now, reveal everything, re-issue a link) need "I am sure" ticked in their form
+(:func:`_confirmed`), so they work, and are safe, without JavaScript.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import markupsafe
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm
+from forms.host import CHOOSE, ActionForm, ConfirmForm, DeadlineForm, OpenRoundForm, ReissueForm
 from forms.orders import choices
 from referee.errors import Problem, RuleError
+from referee.markup import to_html
 from referee.ruleset import Viewer
-from referee.views import preview_for, view_for
+from referee.views import preview_for, revealed_orders, view_for
 from referee.web import referee
 from referee.web.common import (
     POST_FORMATS,
@@ -74,7 +78,7 @@ def _deadline_from(form: Any) -> datetime | None:
 
 
 def _field_of(p: Problem) -> str:
-    if p.field in ("deadline", "hours", "who"):
+    if p.field in ("deadline", "hours", "who", "sure"):
         return p.field
     if p.code == "round/bad_deadline":
         return "deadline"
@@ -95,7 +99,7 @@ def _dashboard(
     forms = forms or {}
     reissue = forms.get("reissue") or ReissueForm(formdata=None)
     reissue.who.choices = choices(
-        [("host", "Host (this dashboard)")]
+        [(CHOOSE, "Choose a link…"), ("host", "Host (this dashboard)")]
         + [(str(s), f"Seat {s}: {name}") for s, name in context["names"].items()]
     )
     problems = list(exc.problems) if exc is not None else []
@@ -109,7 +113,9 @@ def _dashboard(
         deadline_form=forms.get("deadline") or DeadlineForm(formdata=None),
         reissue_form=reissue,
         action_form=ActionForm(formdata=None),
+        confirm_form=ConfirmForm(formdata=None),
         public_url=external_url("public.match_page", match_id=match_id),
+        revealed_orders=revealed_orders(view),
         **context,
     ), status_for(exc) if exc is not None else 200
 
@@ -122,6 +128,19 @@ def _done(token: str, message: str) -> ResponseReturnValue:
 def _checked(form: Any) -> None:
     if not form.validate():
         raise RuleError(form_problems(form))
+
+
+def _confirmed(form: Any, what: str) -> Problem | None:
+    """The refusal of an action that cannot be undone when the form's "I am
+    sure" box is not ticked (None when it is); ``what`` says what would happen."""
+    if form.sure.data:
+        return None
+    return Problem(
+        "form/not_confirmed",
+        f"{what} cannot be undone: tick “I am sure” beside the button to confirm. "
+        "Nothing was done.",
+        "sure",
+    )
 
 
 @bp.get("/<token>")
@@ -170,12 +189,19 @@ def deadline(token: str) -> ResponseReturnValue:
     return _done(token, f"The open round's deadline is now {shown}.")
 
 
-def _simple(token: str, action: str, call: Any, message: str) -> ResponseReturnValue:
+def _simple(
+    token: str, action: str, call: Any, message: str, confirm: str | None = None
+) -> ResponseReturnValue:
     """A button's action: ``call(match_id)``, then ``message`` (formatted with
-    what the call returned as ``{0}``)."""
+    what the call returned as ``{0}``). With ``confirm`` (what the action does,
+    for the refusal) the action cannot be undone and needs "I am sure" ticked."""
     match_id = match_of(token)
     try:
-        _checked(ActionForm())
+        form = ConfirmForm() if confirm else ActionForm()
+        _checked(form)
+        unsure = _confirmed(form, confirm) if confirm else None
+        if unsure is not None:
+            raise RuleError([unsure])
         returned = call(match_id)
     except RuleError as exc:
         return _dashboard(token, match_id, action=action, exc=exc)
@@ -204,7 +230,13 @@ def close(token: str) -> ResponseReturnValue:
     def call(match_id: str) -> str:
         return referee().close_round(match_id).title
 
-    return _simple(token, "close", call, "{0} is closed and resolved; its results are below.")
+    return _simple(
+        token,
+        "close",
+        call,
+        "{0} is closed and resolved; its results are below.",
+        confirm="Closing the open round now",
+    )
 
 
 @bp.post("/<token>/reveal")
@@ -215,6 +247,7 @@ def reveal(token: str) -> ResponseReturnValue:
         "reveal",
         referee().reveal,
         f"Full reveal: {web_for(rules).reveal_what} and receipts' salts are now public.",
+        confirm="The full reveal",
     )
 
 
@@ -275,12 +308,26 @@ def reissue(token: str) -> ResponseReturnValue:
     form = ReissueForm()
     try:
         _checked(form)
-        who = form.who.data
+        who = form.who.data or CHOOSE
         seats = referee().state(match_id).setup.seats
-        if who not in ("host", *(str(s) for s in seats)):
-            raise RuleError.single(
-                "seat/unknown", "choose the host or a seat whose link to re-issue", "who"
+        problems: list[Problem] = []
+        if who == CHOOSE:
+            problems.append(
+                Problem(
+                    "form/no_choice",
+                    "choose the link to re-issue: yours (the host's) or a seat's",
+                    "who",
+                )
             )
+        elif who not in ("host", *(str(s) for s in seats)):
+            problems.append(
+                Problem("seat/unknown", "choose the host or a seat whose link to re-issue", "who")
+            )
+        unsure = _confirmed(form, "Re-issuing a link")
+        if unsure is not None:
+            problems.append(unsure)
+        if problems:
+            raise RuleError(problems)
         seat = None if who == "host" else int(who)
         new = referee().reissue_token(match_id, seat)
     except RuleError as exc:
@@ -316,13 +363,17 @@ def post(token: str) -> ResponseReturnValue:
         return _dashboard(token, match_id, action="post", exc=exc)
     state = referee().state(match_id)
     public = view_for(state, Viewer.public())
+    text = state.ruleset.post(public, fmt, base_url=base_url())
     return render_template(
         "host/post.html",
         token=token,
         view=public,
         fmt=fmt,
         formats=POST_FORMATS,
-        text=state.ruleset.post(public, fmt, base_url=base_url()),
+        text=text,
+        # as a forum shows it: the renderers escape every character of the post
+        # that is not their markup (referee.markup.to_html), so it runs nothing
+        rendered=markupsafe.Markup(to_html(text, fmt)),
     )
 
 
