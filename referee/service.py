@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, Integer, bindparam, literal, union_all, update
+from sqlalchemy import Engine, Integer, bindparam, literal, or_, union_all, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -49,6 +49,7 @@ SERVICE_SETTINGS: dict[str, Any] = {
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
 AUDIT_CACHE_SIZE = 64  # audits kept per process (see Referee.audit)
+HINTS_CACHE_SIZE = 10_000  # matches whose open round a process remembers (submit_order)
 
 
 # statements of the hot paths, built once (SQLAlchemy then only binds values)
@@ -90,6 +91,39 @@ _ROUND_FIELDS = core_select(
         for name in ("number", "phase", "status", "deadline", "title", "acting")
     )
 ).where(col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number"))
+# PostgreSQL's guarded order (see Referee._submit_guarded): lock the match row while
+# bumping its version, only if the round is still the latest opened and the match
+# has not finished; then lock the round row, only if it is still open and before its
+# deadline (or the clock is stopped). Rows locked by FOR UPDATE are re-read as they
+# are once the lock is granted (READ COMMITTED re-checks the conditions on the
+# newest version), so a close or a deadline change committed while the statement
+# waited makes it find nothing, and it stores nothing.
+_GUARD_MATCH = (
+    update(Match)
+    .where(
+        col(Match.id) == bindparam("match_id"),
+        col(Match.rounds_opened) == bindparam("round_number"),
+        col(Match.finished).is_(False),
+    )
+    .values(version=col(Match.version) + 1)
+    .returning(col(Match.id).label("id"), col(Match.paused_at).label("paused_at"))
+    .cte("guard_match")
+)
+_GUARD_ROUND = (
+    core_select(col(Round.number).label("number"))
+    .join(_GUARD_MATCH, _GUARD_MATCH.c.id == col(Round.match_id))
+    .where(
+        col(Round.number) == bindparam("round_number"),
+        col(Round.status) == "open",
+        or_(
+            col(Round.deadline).is_(None),
+            col(Round.deadline) > bindparam("submitted_at"),
+            _GUARD_MATCH.c.paused_at.is_not(None),
+        ),
+    )
+    .with_for_update(of=Round.__table__)  # type: ignore[attr-defined]
+    .cte("guard_round")
+)
 _ROUND_RESULT = select(Round.result).where(
     col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
 )
@@ -299,6 +333,15 @@ class _OpenRound(NamedTuple):
     acting: list[int]
 
 
+class _Hint(NamedTuple):
+    """What the last locked order of a match found, for the next one's guarded
+    statement (PostgreSQL): what never changes while a round stays open."""
+
+    ruleset: str
+    settings: dict[str, Any]
+    round: _OpenRound
+
+
 class Referee:
     """Every state change of every match goes through here."""
 
@@ -320,6 +363,13 @@ class Referee:
         # (match id, ruleset, digest of the closed rounds' match file) -> its audit
         self._audits: LRUCache[tuple[str, str, str], Any] = LRUCache(maxsize=AUDIT_CACHE_SIZE)
         self._audits_lock = threading.Lock()
+        # PostgreSQL's order path: match id -> its open round as last seen, and
+        # (match id, round number) -> the game state an order of it is checked against
+        self._hints: LRUCache[str, _Hint] = LRUCache(maxsize=HINTS_CACHE_SIZE)
+        self._before: LRUCache[tuple[str, int], Any] = LRUCache(maxsize=256)
+        self._hints_lock = threading.Lock()
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._guarded: Any = None  # the guarded order statement, built once
 
     # ---- reading -------------------------------------------------------
 
@@ -625,23 +675,47 @@ class Referee:
         ``round/closed``. Only the seats acting in the open step may send one
         (``step/not_acting`` otherwise).
 
-        The one order path of the service, and its hot path, so it is written
-        with prepared Core statements in one transaction: lock the match row
-        while bumping its version, read the open round, check the order, upsert
-        it. A round past its deadline is closed instead (and the order refused
-        once that is committed); with ``close_early``, the order that completes
-        the acting seats' orders closes the round in the same transaction.
+        The one order path of the service, and its hot path. The locked path
+        (:meth:`_submit_locked`, every database) is prepared Core statements in
+        one transaction: lock the match row while bumping its version, read the
+        open round, check the order, upsert it. A round past its deadline is
+        closed instead (and the order refused once that is committed); with
+        ``close_early``, the order that completes the acting seats' orders closes
+        the round in the same transaction. On PostgreSQL an order is first tried
+        by :meth:`_submit_guarded`: checked against the open round as this
+        process last saw it, and stored by one statement that re-checks, under
+        the locks, that the round is still open; whenever that is not certain it
+        stores nothing and the locked path decides.
         """
+        if not self._sqlite:
+            receipt = self._submit_guarded(match_id, seat, order, host_entered, kind, round_number)
+            if receipt is not None:
+                return receipt
+        return self._submit_locked(match_id, seat, order, host_entered, kind, round_number)
+
+    def _submit_locked(
+        self,
+        match_id: str,
+        seat: int,
+        order: Any,
+        host_entered: bool,
+        kind: str | None,
+        round_number: int | None,
+    ) -> str:
         with self.engine.begin() as conn:  # Core: no ORM session needed here
             m, r = self._lock_for_order(conn, match_id)
             now = self.clock()  # after the lock, so the order's time is its real turn
             if r is None or r.status != "open":
+                self._forget(match_id)
                 raise RuleError.single("round/closed", "no round is open for orders")
             _check_round_number(r.number, round_number)
             due = r.deadline is not None and r.deadline <= now and m.paused_at is None
             if due:  # the deadline passed: close the round now, refuse after the commit
+                self._forget(match_id)
                 self._close_in(conn, match_id, r.number, "deadline", now)
             else:
+                if not self._sqlite:
+                    self._remember(match_id, _Hint(m.ruleset, m.settings, r))
                 rules = get_ruleset(m.ruleset)
                 step = self._acting_step(conn, rules, match_id, r, seat, kind)
                 setup = self._setup(conn, match_id)
@@ -677,6 +751,126 @@ class Referee:
                         self._close_in(conn, match_id, r.number, "early", now)
                 return receipt
         raise RuleError.single("round/closed", "the round closed at its deadline")
+
+    def _remember(self, match_id: str, hint: _Hint) -> None:
+        with self._hints_lock:
+            self._hints[match_id] = hint
+
+    def _forget(self, match_id: str) -> None:
+        with self._hints_lock:
+            self._hints.pop(match_id, None)
+
+    def _submit_guarded(
+        self,
+        match_id: str,
+        seat: int,
+        order: Any,
+        host_entered: bool,
+        kind: str | None,
+        round_number: int | None,
+    ) -> str | None:
+        """PostgreSQL's fast order path: the receipt, or None when the order was
+        not stored (the caller then takes the locked path, which says why).
+
+        Checked against the open round as the last locked order of this match
+        in this process found it (its number, phase, acting seats and the game
+        state before it never change while it stays open), without a lock; then
+        stored by one statement in its own transaction (no BEGIN or COMMIT round
+        trip), which locks the match row and the round's, and stores the order
+        only if, as they are once locked, the round is still the match's latest,
+        open, and before its deadline (or the match paused). A close, a new
+        round or an earlier deadline committed meanwhile make it store nothing.
+        Anything this path is not sure of (no hint yet, ``close_early``, a seat
+        that does not act, a refused order) is left to the locked path, so the
+        answers are the same. Its one difference: a statement that finds the round
+        closed may have bumped the match's internal ``version`` (read by nothing
+        outside the service's own locking)."""
+        with self._hints_lock:
+            hint = self._hints.get(match_id)
+            setup = self._setups.get(match_id)
+        if hint is None or setup is None or hint.settings.get("close_early"):
+            return None
+        r = hint.round
+        if (round_number is not None and round_number != r.number) or seat not in r.acting:
+            return None
+        rules = get_ruleset(hint.ruleset)
+        phase = rules.phase(r.phase)
+        if kind is not None and kind != phase.order_key:
+            return None
+        step = Step(r.number, r.phase, r.title, tuple(r.acting))
+        game = GameState(
+            setup,
+            hint.settings,
+            r.number - 1,
+            lambda: self._cached_state_before(rules, match_id, r.number, setup, hint.settings),
+        )
+        try:
+            check_against_schema(order, phase.schema, f"the {phase.order_key} order")
+            normalized = rules.check_order(game, step, seat, order)
+        except RuleError:
+            return None  # refused: the locked path refuses it on the state under the lock
+        salt = secrets.token_hex(16)
+        receipt = receipt_for(normalized, salt)
+        now = self.clock()
+        with self._autocommit.connect() as conn:
+            stored = conn.execute(
+                self._guarded_order(),
+                {
+                    "match_id": match_id,
+                    "round_number": r.number,
+                    "seat": seat,
+                    "payload": normalized,
+                    "salt": salt,
+                    "receipt": receipt,
+                    "host_entered": host_entered,
+                    "submitted_at": now,
+                },
+            ).first()
+        if stored is None:
+            self._forget(match_id)
+            return None
+        return receipt
+
+    def _cached_state_before(
+        self, rules: Ruleset, match_id: str, number: int, setup: Setup, settings: Any
+    ) -> Any:
+        """:meth:`_state_before`, kept per (match, round): it never changes."""
+        key = (match_id, number)
+        with self._hints_lock:
+            found = self._before.get(key)
+        if found is None:
+            with self._single_read.connect() as conn:
+                found = self._state_before(conn, rules, match_id, number, setup, settings)
+            with self._hints_lock:
+                self._before[key] = found
+        return found
+
+    def _guarded_order(self) -> Any:
+        """INSERT ... SELECT FROM the guard (see :data:`_GUARD_ROUND`) ... ON
+        CONFLICT (match, round, seat) DO UPDATE: PostgreSQL only."""
+        if self._guarded is None:
+            columns = ("payload", "salt", "receipt", "host_entered", "submitted_at")
+            source = core_select(
+                bindparam("match_id", type_=Order.__table__.c.match_id.type),  # type: ignore[attr-defined]
+                _GUARD_ROUND.c.number,
+                bindparam("seat", type_=Integer),
+                *(
+                    bindparam(c, type_=Order.__table__.c[c].type)  # type: ignore[attr-defined]
+                    for c in columns
+                ),
+                literal(1, Integer),
+            ).select_from(_GUARD_ROUND)
+            pg = postgresql_insert(Order).from_select(
+                ["match_id", "round_number", "seat", *columns, "revision"], source
+            )
+            self._guarded = pg.on_conflict_do_update(
+                index_elements=["match_id", "round_number", "seat"],
+                set_={
+                    **{c: getattr(pg.excluded, c) for c in columns},
+                    "revision": col(Order.revision) + 1,
+                },
+            ).returning(col(Order.id))
+        return self._guarded
 
     def _state_before(
         self,
