@@ -5,6 +5,9 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
 
+# the placeholder of the re-issue select: no link is chosen until the host picks one
+CHOOSE = ""
+
 
 def _strip(value: object) -> object:
     return value.strip() if isinstance(value, str) else value
@@ -12,6 +15,15 @@ def _strip(value: object) -> object:
 
 class ActionForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     """A button that changes something (pause, close, reveal, ...): only the CSRF token."""
+
+
+class ConfirmForm(ActionForm):
+    """A button whose action cannot be undone (close a round now, reveal
+    everything): it needs "I am sure" ticked, so a stray click does nothing.
+    The view refuses the action when it is not ticked (not a validator: the
+    message names the action)."""
+
+    sure = BooleanField("I am sure")
 
 
 class OpenRoundForm(FlaskForm):  # type: ignore[misc]
@@ -30,6 +42,9 @@ class DeadlineForm(FlaskForm):  # type: ignore[misc]
 
 
 class ReissueForm(FlaskForm):  # type: ignore[misc]
-    """A new secret link for the host or one seat; the old link stops working."""
+    """A new secret link for the host or one seat; the old link stops working.
+    The select starts on a "choose a link" placeholder (:data:`CHOOSE`), and
+    "I am sure" must be ticked."""
 
-    who = SelectField("Link to re-issue", validate_choice=False)
+    who = SelectField("Link to re-issue", validate_choice=False, default=CHOOSE)
+    sure = BooleanField("I am sure: the old link stops working at once")

@@ -13,7 +13,9 @@ from its output, never from the stored rows, so nothing sealed can leak.
   itself: never a player's sealed order, nor anything that changes with its
   content (its receipt, its revision count).
 - Once a round has closed, everyone sees which of its orders the host entered.
-- After the host's full reveal, everything is public, salts included.
+- After the host's full reveal, everything is public, salts included:
+  :func:`revealed_orders` lists, from a view, every order with what anyone
+  needs to check its receipt.
 - ``version`` is a digest of the rest of the view, so it moves only when
   something this viewer may see has changed (a replaced sealed order moves no
   one's version but its sender's).
@@ -23,12 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from datetime import datetime
 from typing import Any
 
 from referee.models import Round
 from referee.ruleset import Step, Viewer
-from referee.service import MatchState, Preview, step_of
+from referee.service import MatchState, Preview, canonical_json, step_of
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -139,6 +142,41 @@ def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
         if revealed:
             item["salt"] = o.salt
         out.setdefault(str(o.round_number), {})[str(o.seat)] = item
+    return out
+
+
+def revealed_orders(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """After the full reveal, every order the view carries (so: every order of
+    the match), by round then seat, with what checking its receipt needs: the
+    order as hashed (``canonical``, the canonical JSON of
+    :func:`referee.service.canonical_json`), its ``salt`` and ``receipt``, the
+    exact text hashed (``hashed``: ``salt:canonical``; the receipt is its
+    SHA-256 in UTF-8) and a shell line that checks it (``command``). Nothing
+    before the reveal (a view carries no salts then): ``[]``."""
+    if not view.get("revealed"):
+        return []
+    titles = {r["number"]: r["title"] for r in view["rounds"]}
+    out: list[dict[str, Any]] = []
+    for number, by_seat in sorted(view.get("orders", {}).items(), key=lambda kv: int(kv[0])):
+        for seat, item in sorted(by_seat.items(), key=lambda kv: int(kv[0])):
+            if "salt" not in item:
+                continue
+            canonical = canonical_json(item["order"])
+            hashed = f"{item['salt']}:{canonical}"
+            out.append(
+                {
+                    "round": int(number),
+                    "title": titles.get(int(number), f"Round {number}"),
+                    "seat": int(seat),
+                    "order": item["order"],
+                    "host_entered": item.get("host_entered", False),
+                    "salt": item["salt"],
+                    "receipt": item["receipt"],
+                    "canonical": canonical,
+                    "hashed": hashed,
+                    "command": f"printf '%s' {shlex.quote(hashed)} | sha256sum",
+                }
+            )
     return out
 
 

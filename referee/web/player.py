@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from referee.errors import RuleError
 from referee.ruleset import Viewer
-from referee.views import view_for
+from referee.views import revealed_orders, view_for
 from referee.web import referee
 from referee.web.common import status_for
 from referee.web.game import OrderForm
@@ -134,6 +134,7 @@ def _page(
         order=form,
         my_orders=mine,
         problems=list(exc.problems) if exc is not None else [],
+        revealed_orders=revealed_orders(view),
         **context,
     ), status
 
@@ -155,12 +156,25 @@ def send_order(token: str) -> ResponseReturnValue:
         keep = built if built is not None and built.round["number"] == _sent_round() else None
         return _page(token, match_id, seat, keep, exc)
     assert built is not None
-    flash(
-        f"Your order for {built.round['title']} was accepted. Receipt: {receipt}. "
-        "You can replace it until the round closes.",
-        "notice",
-    )
+    flash(_accepted(match_id, built.round, receipt), "notice")
     return redirect(url_for("player.play", token=token))
+
+
+def _accepted(match_id: str, sent_for: dict[str, Any], receipt: str | None) -> str:
+    """The notice of an accepted order: it may be replaced while its round is
+    open; the order that completed the round (close early) closed it at once."""
+    title = sent_for["title"]
+    said = f"Your order for {title} was accepted. Receipt: {receipt}."
+    state = referee().state(match_id)
+    stored = next((r for r in state.rounds if r.number == sent_for["number"]), None)
+    if stored is None or stored.status == "open":
+        return f"{said} You can replace it until the round closes."
+    if stored.closed_by == "early":
+        closed = f"{title} has closed: yours was the last order it was waiting for."
+    else:
+        closed = f"{title} has closed."
+    after = " The match has finished: the result is at the top of the page."
+    return f"{said} {closed}{after if state.match.finished else ''}"
 
 
 def _sent_round() -> int | None:

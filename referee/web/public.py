@@ -2,16 +2,16 @@
 page and its forum post.
 
 Every page about a match is rendered from :func:`referee.views.view_for`, never
-from stored rows.
+from stored rows. The helpers the pages share are in :mod:`referee.web.pages`
+(a game's own in its web module, see :mod:`referee.web.game`); a refusal that
+is not shown on a form is answered by the app's one RuleError handler.
 
 Creating a match is POST/redirect/GET: the POST stores the match and redirects
 to ``/new/<match id>``, which shows its secret links. The links are kept for
 that page in the browser's own signed session (:func:`_keep_links`), for
 :data:`LINKS_KEPT_FOR` after creating and for the last :data:`LINKS_KEPT`
 matches created, so a reload shows the same links and creates nothing, and
-another browser sees none of them (the database keeps only the links' hashes). The helpers the pages share are in :mod:`referee.web.pages`
-(a game's own in its web module, see :mod:`referee.web.game`); a refusal that
-is not shown on a form is answered by the app's one RuleError handler.
+another browser sees none of them (the database keeps only the links' hashes).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from forms.match import create_match_form, setting_field_name
 from referee.errors import Problem, RuleError
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
-from referee.views import view_for
+from referee.views import revealed_orders, view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
@@ -268,9 +268,7 @@ def _kept() -> list[dict[str, Any]]:
     return fresh
 
 
-def _keep_links(
-    match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool
-) -> None:
+def _keep_links(match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool) -> None:
     """Keep a new match's secret links (and its set-up report, when one was
     shown and it is small) in this browser's session for the page after the POST."""
     entry: dict[str, Any] = {
@@ -280,7 +278,11 @@ def _keep_links(
         "seats": [[seat, token] for seat, token in sorted(seats.items())],
     }
     if wanted and report is not None:
-        if len(json.dumps(report, separators=(",", ":"))) <= REPORT_KEPT_UP_TO:
+        try:
+            small = len(json.dumps(report, separators=(",", ":"))) <= REPORT_KEPT_UP_TO
+        except (TypeError, ValueError):  # not plain JSON: not kept either
+            small = False
+        if small:
             entry["report"] = report
         else:
             entry["report_dropped"] = True
@@ -338,7 +340,9 @@ def forget_links(match_id: str) -> ResponseReturnValue:
 def match_page(match_id: str) -> ResponseReturnValue:
     state = referee().state(match_id)
     view = view_for(state, Viewer.public())
-    return render_template("public/match.html", **view_context(view))
+    return render_template(
+        "public/match.html", **view_context(view), revealed_orders=revealed_orders(view)
+    )
 
 
 @bp.get("/matches/<match_id>/post")

@@ -26,6 +26,9 @@ def _guess_registered() -> Iterator[None]:
         yield
 
 
+SURE = {"sure": "y"}  # "I am sure", ticked
+
+
 def create_form(**extra: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "game": NAME,
@@ -99,7 +102,7 @@ def test_refusals_of_the_generic_create_form_are_shown_by_their_fields(
 def test_a_game_without_web_parts_is_played_through_the_pages(
     client: FlaskClient, svc: Referee
 ) -> None:
-    r = client.post("/new", data=create_form())
+    r = client.post("/new", data=create_form(), follow_redirects=True)
     assert r.status_code == 200, r.get_data(as_text=True)
     created = r.get_data(as_text=True)
     host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', created)
@@ -152,7 +155,7 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
 
     r = client.post(f"{dashboard}/preview")
     assert r.status_code == 200 and "Preview: closing Guess 1 now" in r.get_data(as_text=True)
-    assert client.post(f"{dashboard}/close", follow_redirects=True).status_code == 200
+    assert client.post(f"{dashboard}/close", data=SURE, follow_redirects=True).status_code == 200
     public = page(client, f"/matches/{match_id}")
     result = public.split('id="results-h"', 1)[1]
     assert "<dt>scores</dt>" in result and "<dt>guesses</dt>" in result
@@ -174,19 +177,19 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
     assert 'value="2">Seat 2: Bob</option>' in board and 'value="3"' not in board
     r = client.get(f"{dashboard}/audit")
     assert r.status_code == 422 and "has no audit" in r.get_data(as_text=True)
-    r = client.post(f"{dashboard}/reissue", data={"who": "3"})
+    r = client.post(f"{dashboard}/reissue", data={"who": "3", "sure": "y"})
     assert r.status_code == 422
-    r = client.post(f"{dashboard}/reissue", data={"who": "2"})
+    r = client.post(f"{dashboard}/reissue", data={"who": "2", "sure": "y"})
     assert r.status_code == 200 and "A new link for the link of seat 2 (Bob)" in r.get_data(
         as_text=True
     )
 
     # the last step: nobody sends, the seeded defaults play; the match finishes
     assert client.post(f"{dashboard}/open", follow_redirects=True).status_code == 200
-    assert client.post(f"{dashboard}/close", follow_redirects=True).status_code == 200
+    assert client.post(f"{dashboard}/close", data=SURE, follow_redirects=True).status_code == 200
     public = page(client, f"/matches/{match_id}")
     assert "The match has finished" in public and "<dt>target</dt>" in public
-    r = client.post(f"{dashboard}/reveal", follow_redirects=True)
+    r = client.post(f"{dashboard}/reveal", data={"sure": "y"}, follow_redirects=True)
     assert r.status_code == 200 and "Full reveal: every order" in r.get_data(as_text=True)
     for url in (f"/matches/{match_id}", dashboard, f"{dashboard}/post", "/"):
         assert client.get(url).status_code == 200, url

@@ -125,6 +125,8 @@ def test_drawing_png_pictures_is_rate_limited(app: Flask, client: FlaskClient) -
 
 def test_the_page_with_new_secret_links_is_kept_by_no_cache(client: FlaskClient) -> None:
     resp = client.post("/new", data=new_match_form("No store"))
+    assert resp.status_code == 303 and resp.headers["Cache-Control"] == "no-store"
+    resp = client.get(resp.headers["Location"])  # the page after the POST shows the links
     assert resp.status_code == 200 and "/play/" in resp.get_data(as_text=True)
     assert resp.headers["Cache-Control"] == "no-store"
 
@@ -133,7 +135,8 @@ def test_absolute_links_use_the_configured_public_address(app: Flask, client: Fl
     """Issue 10, Low: the Host header was copied into links people copy."""
     evil = {"Host": "evil.example"}
     app.config["PUBLIC_BASE_URL"] = "https://referee.example.org/"
-    html = client.post("/new", data=new_match_form("Links"), headers=evil).get_data(as_text=True)
+    resp = client.post("/new", data=new_match_form("Links"), headers=evil, follow_redirects=True)
+    html = resp.get_data(as_text=True)
     assert "evil.example" not in html
     assert 'id="host-link" href="https://referee.example.org/host/' in html
     assert html.count('href="https://referee.example.org/play/') == 3

@@ -277,7 +277,7 @@ def test_close_and_the_results_the_host_sees(client: FlaskClient) -> None:
     assert r.status_code == 409 and "no round is open for orders" in r.get_data(as_text=True)
     play_round(client, links, 1)
     html = page(client, links.host)
-    assert "closed (closed by host)" in html
+    assert "closed by the host" in html and "(closed by host)" not in html
     for seat in ("1", "2", "3"):
         assert f'data-hand-seat="{seat}"' in html
         assert ", ".join(GOLDEN["draft"][seat]) in html  # closed: the host sees the lists
@@ -422,7 +422,7 @@ def test_posts_without_a_csrf_token_are_refused(app: Flask, clock: Clock) -> Non
     assert r.status_code == 400 and "The form expired" in r.get_data(as_text=True)
     assert svc.match_ids() == []
     data["csrf_token"] = csrf_token(page(client, "/new"))
-    r = client.post("/new", data=data)
+    r = client.post("/new", data=data, follow_redirects=True)
     assert r.status_code == 200
     created = r.get_data(as_text=True)
     host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', created)

@@ -340,7 +340,7 @@ def test_deadline_closes_the_round_on_page_load(client: FlaskClient, clock: Cloc
     send(client, links, 1, 1)
     clock.now += timedelta(hours=49)
     html = page(client, links.seats[1])
-    assert "closed by deadline" in html
+    assert "closed at its deadline" in html
     assert "Seeded default orders" in html
     assert "draft: P2 (seat 2)" in html and "draft: P3 (seat 3)" in html
     # and the seat now sees its hand

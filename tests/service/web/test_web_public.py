@@ -39,7 +39,7 @@ def links_in(html: str) -> dict[str, Any]:
 
 
 def create(client: FlaskClient, **extra: Any) -> dict[str, Any]:
-    r = client.post("/new", data=form(**extra))
+    r = client.post("/new", data=form(**extra), follow_redirects=True)
     assert r.status_code == 200, r.get_data(as_text=True)
     return links_in(r.get_data(as_text=True))
 
@@ -60,7 +60,7 @@ def play(client: FlaskClient, links: dict[str, Any], number: int, seats: tuple[i
             data = {f"vote_{k}": d for k, d in enumerate(GOLDEN["votes"][number - 3][str(seat)])}
         r = client.post(links["seats"][seat - 1], data={"round": str(number), **data})
         assert r.status_code == 302
-    client.post(f"{links['host']}/close")
+    client.post(f"{links['host']}/close", data={"sure": "y"})
 
 
 # ---- home and creating a match ----------------------------------------------------
@@ -77,10 +77,14 @@ def test_home_page(client: FlaskClient) -> None:
 
 
 def test_create_a_match_shows_every_link_once(client: FlaskClient, svc: Referee) -> None:
-    r = client.post("/new", data=form(publish_totals="y", close_early="y", deadline_hours="24"))
+    r = client.post(
+        "/new",
+        data=form(publish_totals="y", close_early="y", deadline_hours="24"),
+        follow_redirects=True,
+    )
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    assert "These links are shown only once." in html and "re-issue" in html
+    assert "only in this browser, for" in html and "re-issue" in html
     links = links_in(html)
     (match_id,) = svc.match_ids()
     assert links["id"] == match_id
@@ -149,7 +153,7 @@ def test_uploaded_maps(client: FlaskClient, svc: Referee) -> None:
     unbalanced["name"] = "Lopsided"
     unbalanced["forks"][0]["left"][0]["seat"] = 1
     data = form(map_file=(io.BytesIO(json.dumps(unbalanced).encode()), "lopsided.json"))
-    r = client.post("/new", data=data, content_type="multipart/form-data")
+    r = client.post("/new", data=data, content_type="multipart/form-data", follow_redirects=True)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert "Balance of the map “Lopsided”" in html
@@ -222,12 +226,13 @@ def test_admin_key_when_the_server_has_one(app: Flask, client: FlaskClient, svc:
     r = client.post("/new", data=form(admin_key="wrong"))
     assert r.status_code == 401 and "needs its admin key" in r.get_data(as_text=True)
     assert svc.match_ids() == []
-    assert client.post("/new", data=form(admin_key="sesame")).status_code == 200
+    assert client.post("/new", data=form(admin_key="sesame")).status_code == 303
 
 
 def test_names_are_escaped_everywhere(client: FlaskClient) -> None:
     evil = "<script>alert('x')</script>"
-    r = client.post("/new", data=form(name=f"Match {evil}", **{"players-0-name": evil}))
+    data = form(name=f"Match {evil}", **{"players-0-name": evil})
+    r = client.post("/new", data=data, follow_redirects=True)
     assert r.status_code == 200
     created = r.get_data(as_text=True)
     links = links_in(created)
@@ -279,7 +284,7 @@ def test_public_page_through_a_whole_match(client: FlaskClient, svc: Referee) ->
     for seat in (2, 3):
         data = {"round": "1", "ranking": GOLDEN["draft"][str(seat)]}
         assert client.post(links["seats"][seat - 1], data=data).status_code == 302
-    client.post(f"{links['host']}/close")
+    client.post(f"{links['host']}/close", data={"sure": "y"})
     html = page(client, f"/matches/{match_id}")
     assert "The draft is done" in html
     assert "data-hand-card" not in html and "Draft conflicts" not in html
@@ -319,7 +324,7 @@ def test_deadline_closes_the_round_when_the_public_page_loads(
     client.post(f"{links['host']}/open")
     clock.now += timedelta(hours=48, seconds=1)
     html = page(client, f"/matches/{links['id']}")
-    assert "closed (closed by deadline)" in html
+    assert "closed at its deadline" in html
     assert "Seeded default orders" in html
     assert svc.state(links["id"]).rounds[0].closed_by == "deadline"
 

@@ -52,8 +52,9 @@ def new_match_form(name: str, /, **extra: Any) -> dict[str, Any]:
 
 
 def create_match(client: FlaskClient, name: str, **extra: str) -> Links:
-    """Create a match with the golden file's players through the form; its links."""
-    r = client.post("/new", data=new_match_form(name, **extra))
+    """Create a match with the golden file's players through the form (which
+    redirects to the page of its links); its links."""
+    r = client.post("/new", data=new_match_form(name, **extra), follow_redirects=True)
     assert r.status_code == 200, r.get_data(as_text=True)
     html = r.get_data(as_text=True)
     host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', html)
@@ -63,7 +64,14 @@ def create_match(client: FlaskClient, name: str, **extra: str) -> Links:
     return Links(match_id.group(1), host.group(1), dict(enumerate(seats, start=1)))
 
 
+# the host's actions that cannot be undone: their form needs "I am sure" ticked
+CONFIRMED = frozenset({"close", "reveal", "reissue"})
+
+
 def host_post(client: FlaskClient, links: Links, action: str, **data: Any) -> Any:
+    """A host's button, "I am sure" ticked where the form has it."""
+    if action in CONFIRMED:
+        data.setdefault("sure", "y")
     return client.post(f"{links.host}/{action}", data=data, follow_redirects=True)
 
 
