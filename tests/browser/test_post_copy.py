@@ -1,0 +1,99 @@
+"""The host's forum post page in Chromium (issue 13): the Copy button copies
+the post (through the Clipboard API, or, in a browser without it, by selecting
+it and copying the old way) and says so in its live region; the rendered preview of a
+match whose players have hostile names runs nothing (no dialog opens)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Dialog, expect
+
+from referee.db import make_engine
+from referee.ruleset import get_ruleset, ruleset_names
+from referee.service import Referee
+
+from .conftest import Server
+
+HOSTILE = (
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "[url=javascript:alert(3)]x[/url] [x](javascript:alert(4))",
+    '" onmouseover="alert(5)',
+    "Eve",
+    "Flo",
+)
+
+
+def finished_demo(server: Server, game: str) -> str:
+    """A finished demo match of ``game`` whose players have hostile names, in
+    the server's own database; its host token."""
+    engine = make_engine(server.database_url)
+    try:
+        svc = Referee(engine)
+        demo = get_ruleset(game).demo(None)
+        created = svc.create_match(
+            name="<b onclick=alert(6)>Cup</b>",
+            setup=demo.setup,
+            players=[{**p, "name": HOSTILE[i]} for i, p in enumerate(demo.players)],
+            settings=demo.settings,
+            ruleset=game,
+            seed=demo.seed,
+        )
+        for orders in demo.steps:
+            svc.open_round(created.match_id)
+            for seat, order in orders.items():
+                svc.submit_order(created.match_id, seat, order)
+            svc.close_round(created.match_id)
+        return created.host_token
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
+@pytest.mark.parametrize("game", ruleset_names())
+def test_copy_the_post(
+    server: Server, browser: Browser, artifacts: Path, game: str, fmt: str
+) -> None:
+    token = finished_demo(server, game)
+    url = f"{server.url}/host/{token}/post?format={fmt}"
+    for permissions in (["clipboard-read", "clipboard-write"], []):
+        context = browser.new_context(permissions=permissions)
+        if not permissions:  # a browser without the Clipboard API: the fallback
+            context.add_init_script(
+                "Object.defineProperty(navigator, 'clipboard', {value: undefined})"
+            )
+        page = context.new_page()
+        dialogs: list[str] = []
+
+        def opened(dialog: Dialog, seen: list[str] = dialogs) -> None:
+            seen.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", opened)
+        page.goto(url)
+        preview = page.locator("#post-rendered")
+        expect(preview.locator("img").first).to_be_visible()
+        expect(preview.locator("li").first).to_be_visible()
+        preview.hover()
+        for item in preview.locator("li").all()[:8]:
+            item.hover()
+        page.get_by_role("button", name="Copy the post").click()
+        status = page.get_by_role("status").filter(has_text="Copied")
+        expect(status).to_have_text("Copied.")
+        text = page.locator("#post-text").input_value()
+        assert text.startswith("### " if fmt == "markdown" else "[b][u]")
+        if permissions:
+            assert page.evaluate("navigator.clipboard.readText()") == text
+        else:
+            # copied the old way: the whole post is selected in its box
+            selected = page.evaluate(
+                "(() => { const b = document.getElementById('post-text');"
+                " return b.value.slice(b.selectionStart, b.selectionEnd); })()"
+            )
+            assert selected == text
+        assert dialogs == [], dialogs
+        if permissions:
+            page.screenshot(path=str(artifacts / f"post-{game}-{fmt}.png"), full_page=True)
+        context.close()
