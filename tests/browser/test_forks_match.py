@@ -175,6 +175,7 @@ def test_forks_merge_match_host_and_four_players(
         expect(host.get_by_role("main")).to_contain_text(f"Received from {sent} of 4 players")
         if step == 4:
             shot(host, artifacts, "host-desktop")
+        host.get_by_label(f"I am sure: close {title} now").check()
         host.get_by_role("button", name=f"Close and resolve {title} now").click()
         expect(notice(host)).to_contain_text(f"{title} is closed and resolved")
         expect(host.locator(f'table.steps[data-game-round="{(step + 1) // 2}"]')).to_be_visible()

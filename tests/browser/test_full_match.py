@@ -82,7 +82,15 @@ def host_open(host: Page, title: str) -> None:
 
 
 def host_close(host: Page, title: str) -> None:
-    host.get_by_role("button", name=f"Close and resolve {title} now").click()
+    """Close the open round: "I am sure" first (a click without it does nothing)."""
+    button = host.get_by_role("button", name=f"Close and resolve {title} now")
+    button.click()  # the box is required: the browser keeps the form
+    expect(host.locator("#close-sure:invalid")).to_have_count(1)
+    expect(host.get_by_role("region", name="Current round")).to_contain_text(
+        f"{title} is open for orders"
+    )
+    host.get_by_label(f"I am sure: close {title} now").check()
+    button.click()
     expect(notice(host)).to_contain_text(f"{title} is closed and resolved", timeout=TIMEOUT)
 
 
@@ -157,9 +165,21 @@ def test_full_match_host_and_three_players(
     host.get_by_label("Deadline of each round, in hours").fill("24")
     host.get_by_label("Publish every slot total once mapping has closed").check()
     host.get_by_label("Close a round as soon as all three players").uncheck()
-    host.get_by_role("button", name="Create the match").click()
+    # Enter in a field creates the match (not "Check the map only", which comes first)
+    host.get_by_label("Match name").press("Enter")
 
     expect(host.get_by_role("heading", level=1)).to_have_text("“Browser River Cup” is ready")
+    ready_url = host.url
+    assert re.fullmatch(re.escape(server.url) + r"/new/[0-9a-f]+", ready_url), ready_url
+    shown = host.locator("a.secret-link").evaluate_all("links => links.map(a => a.href)")
+    host.reload()  # the page after the POST: a reload shows the same links, creates nothing
+    expect(host.get_by_role("heading", level=1)).to_have_text("“Browser River Cup” is ready")
+    assert host.locator("a.secret-link").evaluate_all("links => links.map(a => a.href)") == shown
+    stranger = contexts["public"].new_page()  # another browser sees none of them
+    answer = stranger.goto(ready_url)
+    assert answer is not None and answer.status == 404
+    expect(stranger.locator("a.secret-link")).to_have_count(0)
+    stranger.close()
     host_url = host.locator("#host-link").get_attribute("href") or ""
     seat_section = host.get_by_role("region", name="One private link per player")
     seat_links = seat_section.get_by_role("link")
@@ -452,7 +472,34 @@ def test_full_match_host_and_three_players(
     }
     assert {"phase": "rafting", "round": 2, "seat": 3} in resolved["defaulted"]
 
-    # 7. screenshots at desktop and phone widths -------------------------------------
+    # 7. the full reveal: confirmed, then every order with its salt, checkable ---------
+    host.goto(host_url)
+    host.get_by_label("I am sure: make everything public").check()
+    host.get_by_role("button", name="Reveal everything").click()
+    expect(notice(host)).to_contain_text("Full reveal", timeout=TIMEOUT)
+    public.goto(public_url)
+    published = public.locator("li.revealed-order")
+    expect(published).to_have_count(3 + 3 + 3 + 2 + 3)  # Cat sent nothing in rafting 2
+    for i in range(published.count()):
+        item = published.nth(i)
+        salt = item.locator("code.salt").inner_text()
+        canonical = item.locator("code.canonical").inner_text()
+        receipt = item.locator("code.published").inner_text()
+        assert hashlib.sha256(f"{salt}:{canonical}".encode()).hexdigest() == receipt
+    # on a phone: the result first, and no receipt wider than its box
+    public.set_viewport_size(PHONE)
+    public.reload()
+    results_top = public.locator("#results-h").bounding_box()
+    assert results_top is not None and results_top["y"] < 600, results_top
+    too_wide = public.locator("code.receipt").evaluate_all(
+        "codes => codes.filter(c => c.getBoundingClientRect().right > "
+        "document.documentElement.clientWidth + 1).length"
+    )
+    assert too_wide == 0
+    assert public.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    public.set_viewport_size(DESKTOP)
+
+    # 8. screenshots at desktop and phone widths -------------------------------------
     ann.goto(links[1])
     expect(ann.get_by_role("region", name="Your order", exact=True)).to_contain_text(
         "The match has finished"
