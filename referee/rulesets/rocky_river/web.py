@@ -182,6 +182,63 @@ def _raft_at(view: dict[str, Any], river: dict[str, Any]) -> str | None:
     return str(to) if to is not None else None
 
 
+def _own_placements(view: dict[str, Any], seat: int) -> dict[str, list[tuple[str, int]]]:
+    """The seat's own cards by branch, with the value each adds there (from the
+    seat's view: its own placements only)."""
+    result = view.get("result") or {}
+    mine = (result.get("placements") or {}).get(str(seat)) or {}
+    river = stored_river(view["map"])
+    out: dict[str, list[tuple[str, int]]] = {}
+    for card, branch in sorted(mine.items()):
+        b = river.branches.get(str(branch))
+        if b is None or card not in card_info():
+            continue
+        value = card_value(card, b.color)
+        if value is not None:
+            out.setdefault(b.id, []).append((card, value))
+    return out
+
+
+def _in_river_order(river: dict[str, Any], ids: set[str]) -> list[str]:
+    return [f["id"] for f in river["forks"] if f["id"] in ids]
+
+
+def _fork_choices(
+    river: dict[str, Any],
+    fork_id: str,
+    known: dict[str, int],
+    own: dict[str, list[tuple[str, int]]],
+) -> dict[str, Any]:
+    """What each direction at ``fork_id`` leads to (R8: a 2-1 majority takes the
+    inner branch, a unanimous choice the outer one when the side has two), with
+    only what the viewer knows: the slot total when known, else the viewer's own
+    cards on it."""
+    fork = next(f for f in river["forks"] if f["id"] == fork_id)
+    sides = []
+    for side, word in (("left", "Left"), ("right", "Right")):
+        branches = [b for b in fork["branches"] if b["side"] == side]
+        ways = []
+        for b in branches:
+            if len(branches) == 1:
+                when = "if 2 or 3 players choose it"
+            elif b["position"] == "inner":
+                when = "if 2 of the 3 players choose it"
+            else:
+                when = "if all 3 players choose it"
+            mine = own.get(b["id"], [])
+            ways.append(
+                {
+                    **b,
+                    "when": when,
+                    "total": known.get(b["id"]),
+                    "own": mine,
+                    "own_sum": sum(v for _, v in mine),
+                }
+            )
+        sides.append({"side": side, "word": word, "branches": ways})
+    return {"fork": fork_id, "number": fork["number"], "sides": sides}
+
+
 # ---- the game's web parts --------------------------------------------------------
 
 
@@ -200,9 +257,7 @@ class Web(GameWeb):
     scripts = ("vendor/sortablejs/Sortable.min.js", f"{STATIC}/ranking.js", f"{STATIC}/map.js")
     stylesheets = (f"{STATIC}/style.css",)
 
-    players_hint = (
-        "Garnets are a whole number, 0 or more; they decide draft conflicts and ties."
-    )
+    players_hint = "Garnets are a whole number, 0 or more; they decide draft conflicts and ties."
     service_labels: ClassVar[dict[str, str]] = {
         "close_early": "Close a round as soon as all three players have sent an order"
     }
@@ -223,6 +278,8 @@ class Web(GameWeb):
             "known_totals": known,
             "passed": passed,
             "segments": list(range(1, river["segments"] + 1)),
+            # where the map opens on a phone: the raft's fork (public: read from the path)
+            "raft_at": _raft_at(view, river),
         }
 
     def game_settings_summary(self, settings: Any) -> list[str]:
@@ -268,8 +325,9 @@ class Web(GameWeb):
                     choices.append(
                         (
                             b["id"],
-                            f"{b['id']}: {b['side']} {b['position']}, {b['color']} slot, "
-                            f"portrays {b['seat_name']}; adds {value:+d}",
+                            # the value first: a narrow select shows the start
+                            f"{b['id']}: adds {value:+d} to the {b['color']} slot; "
+                            f"{b['side']} {b['position']} branch, portrays {b['seat_name']}",
                             f"fork {b['fork']} (segment {b['segment']})",
                         )
                     )
@@ -288,12 +346,26 @@ class Web(GameWeb):
                 for k, direction in enumerate(current[:count]):
                     form[vote_field(k)].data = direction
             at = _raft_at(view, river)
+            own = _own_placements(view, seat)
+            known = context.get("known_totals") or {}
             forks = []
+            here = {at} if at is not None else set()
             for k in range(count):
                 where = f"fork {k + 1} of segment {segment}"
                 if k == 0 and at is not None:
                     where += f" (the raft is now at fork {at})"
-                forks.append({"index": k, "field": vote_field(k), "label": where})
+                choices = [
+                    _fork_choices(river, fid, known, own) for fid in _in_river_order(river, here)
+                ]
+                forks.append(
+                    {"index": k, "field": vote_field(k), "label": where, "choices": choices}
+                )
+                here = {
+                    str(b["to"])
+                    for fid in here
+                    for b in river["branches"].values()
+                    if b["fork"] == fid and b["to"] is not None
+                }
             out = RiverOrderForm(**base, form=form, forks=forks)
         if formdata is None:
             out.form.round.data = str(rnd["number"])
