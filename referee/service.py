@@ -91,26 +91,26 @@ _ROUND_FIELDS = core_select(
         for name in ("number", "phase", "status", "deadline", "title", "acting")
     )
 ).where(col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number"))
-# PostgreSQL's guarded order (see Referee._submit_guarded): lock the match row while
-# bumping its version, only if the round is still the latest opened and the match
-# has not finished; then lock the round row, only if it is still open and before its
-# deadline (or the clock is stopped). Rows locked by FOR UPDATE are re-read as they
-# are once the lock is granted (READ COMMITTED re-checks the conditions on the
-# newest version), so a close or a deadline change committed while the statement
-# waited makes it find nothing, and it stores nothing.
+# PostgreSQL's guarded order (see Referee._submit_guarded), one statement: lock the
+# match row if the round is still the latest opened and the match has not
+# finished; then lock the round row if it is still open and before its deadline
+# (or the clock is stopped); only then bump the match's version and store the
+# order. Rows locked by FOR UPDATE are re-read as they are once the lock is granted
+# (READ COMMITTED re-checks the conditions on their newest version), so a close or
+# a deadline change committed while the statement waited makes it find nothing,
+# and then it changes nothing.
 _GUARD_MATCH = (
-    update(Match)
+    core_select(col(Match.id).label("id"), col(Match.paused_at).label("paused_at"))
     .where(
         col(Match.id) == bindparam("match_id"),
         col(Match.rounds_opened) == bindparam("round_number"),
         col(Match.finished).is_(False),
     )
-    .values(version=col(Match.version) + 1)
-    .returning(col(Match.id).label("id"), col(Match.paused_at).label("paused_at"))
+    .with_for_update(of=Match.__table__)  # type: ignore[attr-defined]
     .cte("guard_match")
 )
 _GUARD_ROUND = (
-    core_select(col(Round.number).label("number"))
+    core_select(col(Round.match_id).label("match_id"), col(Round.number).label("number"))
     .join(_GUARD_MATCH, _GUARD_MATCH.c.id == col(Round.match_id))
     .where(
         col(Round.number) == bindparam("round_number"),
@@ -123,6 +123,13 @@ _GUARD_ROUND = (
     )
     .with_for_update(of=Round.__table__)  # type: ignore[attr-defined]
     .cte("guard_round")
+)
+_GUARD_BUMP = (
+    update(Match)
+    .where(col(Match.id).in_(core_select(_GUARD_ROUND.c.match_id)))
+    .values(version=col(Match.version) + 1)
+    .returning(col(Match.id).label("id"))
+    .cte("guard_bump")
 )
 _ROUND_RESULT = select(Round.result).where(
     col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
@@ -782,9 +789,7 @@ class Referee:
         round or an earlier deadline committed meanwhile make it store nothing.
         Anything this path is not sure of (no hint yet, ``close_early``, a seat
         that does not act, a refused order) is left to the locked path, so the
-        answers are the same. Its one difference: a statement that finds the round
-        closed may have bumped the match's internal ``version`` (read by nothing
-        outside the service's own locking)."""
+        answers are the same."""
         with self._hints_lock:
             hint = self._hints.get(match_id)
             setup = self._setups.get(match_id)
@@ -859,7 +864,9 @@ class Referee:
                     for c in columns
                 ),
                 literal(1, Integer),
-            ).select_from(_GUARD_ROUND)
+            ).select_from(
+                _GUARD_ROUND.join(_GUARD_BUMP, _GUARD_BUMP.c.id == _GUARD_ROUND.c.match_id)
+            )
             pg = postgresql_insert(Order).from_select(
                 ["match_id", "round_number", "seat", *columns, "revision"], source
             )
@@ -1134,12 +1141,15 @@ class Referee:
         it: R10 makes the seed public only at the end (with it, every seeded
         default, draw and deal could be computed in advance), so before the end
         the file carries ``"seed": null``; ``seed_sha256`` is always there, so the
-        seed published at the end can be checked against it."""
+        seed published at the end can be checked against it. ``name`` is the
+        match's name, for people: like ``seed_sha256`` it is a key FORMAT.md does
+        not name, which ``referee resolve --file`` reads past (it changes no result)."""
         state = self.state(match_id)
         document = self._closed_document(state)
         if not state.match.finished:
             document["seed"] = None
         document["seed_sha256"] = state.match.seed_sha256
+        document["name"] = state.match.name
         return document
 
     def document(self, match_id: str) -> Any:

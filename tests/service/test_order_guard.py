@@ -204,6 +204,9 @@ def test_a_close_committed_while_the_statement_waits_stores_nothing(
     waited = time.monotonic() - started
     closing.join()
     assert refused.value.codes == ["round/closed"]
+    # the order changed nothing: the match's version is the one the close left
+    # (the open, the first order and the close bump it once each)
+    assert orders.state(mid).match.version == 3
     assert orders.guarded[-1] is False  # the guarded statement stored nothing
     assert waited > 0.5  # it did wait for the close's lock
     assert set(stored(engine, mid)) == {1}
