@@ -410,3 +410,90 @@ def page_bench(matches: int = 10_000, requests: int = 50) -> dict[str, Any]:
         "page_render_ms_median": round(statistics.median(times) * 1000, 2),
         "page_render_ms_max": round(max(times) * 1000, 2),
     }
+
+
+# ---- what a page weighs and what is kept ------------------------------------
+
+
+def weight_bench(repeats: int = 5) -> dict[str, Any]:
+    """Bytes sent for the host dashboard and a player's page of each game's demo
+    (two steps played), plain and as sent to a browser taking gzip or br; the
+    ``Cache-Control`` of a fingerprinted static file and of the same file asked
+    for without its digest; the host's audit page (Rocky River after two rounds,
+    a finished Forks match) asked for the first time in a process and again; a
+    player's order sent through the page's form (Rocky River's rafting vote).
+    Through the Flask test client on a temporary SQLite database; times are
+    medians of ``repeats`` (the audit's first request: of ``repeats`` fresh
+    apps). ``python -m referee.bench`` prints them."""
+    import re
+
+    from referee.demo import create_demo
+    from referee.ruleset import get_ruleset
+    from referee.web import create_app
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as folder:
+        url = f"sqlite:///{Path(folder) / 'referee.db'}"
+        config = {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench",
+            "RATELIMIT_ENABLED": False,
+            "WTF_CSRF_ENABLED": False,
+        }
+        app = create_app(config)
+        svc: Referee = app.extensions["referee"]
+        played = {game: dict(create_demo(svc, "", 2, game)) for game in ("rocky-river", "forks-2e")}
+        finished = dict(create_demo(svc, "", 99, "forks-2e"))
+        client = app.test_client()
+        encodings = {
+            "plain": {},
+            "gzip": {"Accept-Encoding": "gzip"},
+            "br": {"Accept-Encoding": "br"},
+        }
+        for game, links in played.items():
+            seat = next(v for k, v in links.items() if k.startswith("seat 1"))
+            for page, path in (("host", links["host (keep private)"]), ("player", seat)):
+                for name, headers in encodings.items():
+                    out[f"{game}_{page}_bytes_{name}"] = len(client.get(path, headers=headers).data)
+        html = client.get(played["rocky-river"]["host (keep private)"]).get_data(as_text=True)
+        sheet = re.search(r'href="(/static/style\.css[^"]*)"', html)
+        if sheet is not None:
+            out["static_fingerprinted_cache_control"] = client.get(sheet.group(1)).headers.get(
+                "Cache-Control"
+            )
+        out["static_unversioned_cache_control"] = client.get("/static/style.css").headers.get(
+            "Cache-Control"
+        )
+        audits = {
+            "rocky_river": played["rocky-river"]["host (keep private)"] + "/audit",
+            "forks_2e": finished["host (keep private)"] + "/audit",
+        }
+        for game, path in audits.items():
+            first: list[float] = []
+            again: list[float] = []
+            for _ in range(repeats):
+                fresh = create_app({**config, "AUTO_MIGRATE": False}).test_client()
+                for i in range(3):
+                    start = time.perf_counter()
+                    resp = fresh.get(path)
+                    (first if i == 0 else again).append(time.perf_counter() - start)
+                    if resp.status_code != 200:
+                        raise RuntimeError(f"the audit page answered {resp.status_code}")
+            out[f"{game}_audit_page_ms_first"] = round(statistics.median(first) * 1000, 1)
+            out[f"{game}_audit_page_ms_again"] = round(statistics.median(again) * 1000, 1)
+        seat = next(v for k, v in played["rocky-river"].items() if k.startswith("seat 1"))
+        votes = get_ruleset("rocky-river").demo(None).steps[2][1]
+        form = {"round": "3", **{f"vote_{k}": d for k, d in enumerate(votes)}}
+        times = []
+        for _ in range(repeats * 6):
+            start = time.perf_counter()
+            resp = client.post(seat, data=form)
+            times.append(time.perf_counter() - start)
+            if resp.status_code != 302:
+                raise RuntimeError(f"the order form answered {resp.status_code}")
+        out["order_post_ms_median"] = round(statistics.median(times) * 1000, 2)
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(weight_bench(), indent=1))
