@@ -455,7 +455,9 @@ def form_for(endpoint: str) -> dict[str, Any]:
     if endpoint in ("player.send_order", "host.enter_order"):
         return {"round": "1", "ranking": PLAYS[0]["1"]}
     if endpoint == "host.reissue":
-        return {"who": "2"}
+        return {"who": "2", "sure": "y"}
+    if endpoint in ("host.close", "host.reveal"):
+        return {"sure": "y"}
     if endpoint == "host.deadline":
         return {"hours": "5"}
     return {}
@@ -474,7 +476,9 @@ def test_every_web_post_refuses_a_missing_or_foreign_csrf_token(app: Flask) -> N
         open_round(browser, m)
         token = m.seats[1] if rule.endpoint.startswith("player.") else m.host
         with app.test_request_context():
-            _, path = rule.build({"token": token, "seat": 1}, append_unknown=False)
+            _, path = rule.build(
+                {"token": token, "seat": 1, "match_id": m.id}, append_unknown=False
+            )
         data = form_for(rule.endpoint)
         before = snapshot(app)
         # no token at all
@@ -546,7 +550,7 @@ def test_names_map_names_and_branch_ids_are_inert_on_every_page_and_picture(
     for i in range(3):
         data[f"players-{i}-name"] = evil(f"p{i + 1}")
         data[f"players-{i}-garnets"] = str(DOC["players"][i]["garnets"])
-    created = web.post("/new", data=data)
+    created = web.post("/new", data=data, follow_redirects=True)
     assert created.status_code == 200, created.get_data(as_text=True)[:2000]
     html = created.get_data(as_text=True)
     assert_inert_html(html, "created")
@@ -612,7 +616,7 @@ def test_names_map_names_and_branch_ids_are_inert_on_every_page_and_picture(
         pages(f"round {number} open", open_round=True)
         close_round(web, m)
         pages(f"round {number} closed", open_round=False)
-    reissued = web.post(f"/host/{m.host}/reissue", data={"who": "1"})
+    reissued = web.post(f"/host/{m.host}/reissue", data={"who": "1", "sure": "y"})
     assert reissued.status_code == 200
     assert_inert_html(reissued.get_data(as_text=True), "reissued")
     assert web.post(f"/api/matches/{m.id}/reveal", headers=bearer(m.host)).status_code == 200
