@@ -68,7 +68,7 @@ def create_form(**extra: str) -> dict[str, str]:
 
 
 def create(client: FlaskClient, **extra: str) -> Links:
-    r = client.post("/new", data=create_form(**extra))
+    r = client.post("/new", data=create_form(**extra), follow_redirects=True)
     html = r.get_data(as_text=True)
     assert r.status_code == 200, html
     host = re.search(r'id="host-link" href="http://localhost(/host/[^"]+)"', html)
@@ -85,7 +85,8 @@ def page(client: FlaskClient, url: str) -> str:
 
 
 def host_post(client: FlaskClient, links: Links, action: str) -> str:
-    r = client.post(f"{links.host}/{action}", data={}, follow_redirects=True)
+    sure = {"sure": "y"} if action in ("close", "reveal") else {}  # "I am sure" ticked
+    r = client.post(f"{links.host}/{action}", data=sure, follow_redirects=True)
     assert r.status_code == 200, r.get_data(as_text=True)
     return r.get_data(as_text=True)
 
@@ -213,7 +214,7 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     for i in range(5):
         del data[f"tiebreak-{i}"]
     r = web.post("/new", data=data)
-    assert r.status_code == 200
+    assert r.status_code == 303  # created: redirected to the page of its links
     (match_id,) = service.match_ids()
     assert service.state(match_id).match.settings["tiebreak"] == DEFAULT_ORDER
 
