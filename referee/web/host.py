@@ -17,7 +17,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import markupsafe
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 from forms.host import CHOOSE, ActionForm, ConfirmForm, DeadlineForm, OpenRoundForm, ReissueForm
@@ -332,15 +342,57 @@ def reissue(token: str) -> ResponseReturnValue:
         new = referee().reissue_token(match_id, seat)
     except RuleError as exc:
         return _dashboard(token, match_id, action="reissue", exc=exc, forms={"reissue": form})
+    # POST/redirect/GET, as for a new match: a reload shows the same new link and
+    # re-issues nothing (the database keeps only the link's hash)
+    kept = [e for e in _reissued() if (e["id"], e["who"]) != (match_id, who)]
+    entry = {"id": match_id, "who": who, "token": new, "at": now().timestamp()}
+    session[REISSUED_KEY] = [entry, *kept][:REISSUED_KEPT]
+    dashboard_token = new if seat is None else token
+    return redirect(url_for("host.reissued", token=dashboard_token, who=who), code=303)
+
+
+# a re-issued link is shown again to the browser that re-issued it, for an hour
+# (the last three); see docs/hosting.md
+REISSUED_KEY = "reissued_links"
+REISSUED_KEPT = 3
+REISSUED_FOR = timedelta(hours=1)
+
+
+def _reissued() -> list[dict[str, Any]]:
+    """The re-issued links this browser's session keeps, newest first (those
+    older than :data:`REISSUED_FOR` dropped)."""
+    kept = session.get(REISSUED_KEY)
+    if not isinstance(kept, list):
+        return []
+    oldest = now().timestamp() - REISSUED_FOR.total_seconds()
+    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
+    if len(fresh) != len(kept):
+        session[REISSUED_KEY] = fresh
+    return fresh
+
+
+@bp.get("/<token>/reissued/<who>")
+def reissued(token: str, who: str) -> ResponseReturnValue:
+    """The link just re-issued, to the browser that re-issued it."""
+    match_id = match_of(token)
+    entry = next((e for e in _reissued() if (e["id"], e["who"]) == (match_id, who)), None)
+    if entry is None:
+        flash(
+            "A re-issued link is shown only to the browser that re-issued it, for one hour: "
+            "re-issue it again if it was lost.",
+            "notice",
+        )
+        return redirect(url_for("host.dashboard", token=token))
     state = referee().state(match_id)
     view = view_for(state, Viewer.host())
     names = {p["seat"]: p["name"] for p in view["players"]}
+    seat = None if who == "host" else int(who)
     if seat is None:
-        url = external_url("host.dashboard", token=new)
+        url = external_url("host.dashboard", token=entry["token"])
         label = "your host link"
         dashboard_url = url
     else:
-        url = external_url("player.play", token=new)
+        url = external_url("player.play", token=entry["token"])
         label = f"the link of seat {seat} ({names[seat]})"
         dashboard_url = url_for("host.dashboard", token=token)
     return render_template(

@@ -616,7 +616,9 @@ def test_names_map_names_and_branch_ids_are_inert_on_every_page_and_picture(
         pages(f"round {number} open", open_round=True)
         close_round(web, m)
         pages(f"round {number} closed", open_round=False)
-    reissued = web.post(f"/host/{m.host}/reissue", data={"who": "1", "sure": "y"})
+    reissued = web.post(
+        f"/host/{m.host}/reissue", data={"who": "1", "sure": "y"}, follow_redirects=True
+    )
     assert reissued.status_code == 200
     assert_inert_html(reissued.get_data(as_text=True), "reissued")
     assert web.post(f"/api/matches/{m.id}/reveal", headers=bearer(m.host)).status_code == 200

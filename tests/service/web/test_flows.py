@@ -339,3 +339,29 @@ def test_a_receipt_check_line_survives_quotes_in_an_order() -> None:
     )
     assert out.stdout.split()[0] == receipt
     assert revealed_orders({**view, "revealed": False}) == []
+
+
+def test_a_reissued_link_page_reloads_without_reissuing(
+    app: Flask, client: FlaskClient, clock: Clock
+) -> None:
+    links = create_match(client, "Reissue twice")
+    r = client.post(f"{links.host}/reissue", data={"who": "2", "sure": "y"})
+    assert r.status_code == 303 and r.headers["Location"] == f"{links.host}/reissued/2"
+    first = page(client, f"{links.host}/reissued/2")
+    (new_link,) = re.findall(r'id="new-link" href="http://localhost(/play/[^"]+)"', first)
+    again = page(client, f"{links.host}/reissued/2")  # a reload: same link, still valid
+    assert new_link in again
+    assert "the page of <strong>P2</strong>" in page(client, new_link)
+    # another browser with the host link sees no link there, only the dashboard
+    other = app.test_client().get(f"{links.host}/reissued/2", follow_redirects=True)
+    assert other.status_code == 200 and new_link not in other.get_data(as_text=True)
+    assert "shown only to the browser that re-issued it" in other.get_data(as_text=True)
+    clock.now += timedelta(minutes=61)
+    late = client.get(f"{links.host}/reissued/2", follow_redirects=True)
+    assert new_link not in late.get_data(as_text=True)
+    # the host's own link: the page is under the new host link, the old one is gone
+    r = client.post(f"{links.host}/reissue", data={"who": "host", "sure": "y"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/reissued/host")
+    new_host = r.headers["Location"].rsplit("/reissued/", 1)[0]
+    assert new_host != links.host and client.get(links.host).status_code == 404
+    assert f'href="http://localhost{new_host}"' in page(client, r.headers["Location"])

@@ -179,7 +179,7 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
     assert r.status_code == 422 and "has no audit" in r.get_data(as_text=True)
     r = client.post(f"{dashboard}/reissue", data={"who": "3", "sure": "y"})
     assert r.status_code == 422
-    r = client.post(f"{dashboard}/reissue", data={"who": "2", "sure": "y"})
+    r = client.post(f"{dashboard}/reissue", data={"who": "2", "sure": "y"}, follow_redirects=True)
     assert r.status_code == 200 and "A new link for the link of seat 2 (Bob)" in r.get_data(
         as_text=True
     )

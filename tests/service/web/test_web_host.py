@@ -355,7 +355,7 @@ def test_reissue_a_seat_link_and_the_host_link(client: FlaskClient) -> None:
     r = host_post(client, links, "reissue", who="2")
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    assert "A new link for the link of seat 2 (P2)" in html and "shown only once" in html
+    assert "A new link for the link of seat 2 (P2)" in html and "only in this browser" in html
     new_seat = re.search(r'id="new-link" href="http://localhost(/play/[^"]+)"', html)
     assert new_seat
     assert client.get(links.seats[2]).status_code == 404
