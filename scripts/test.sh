@@ -24,6 +24,14 @@ if ! ldconfig -p | grep 'libcairo\.so\.2' >/dev/null; then
   apt_install libcairo2 fonts-dejavu-core
 fi
 
+if ! command -v java >/dev/null; then
+  echo "== installing a Java runtime for the W3C HTML checker (vnu-jar)"
+  apt_install default-jre-headless
+fi
+echo "== installing the page checkers (package.json: vnu-jar, axe-core)"
+# --ignore-scripts: vnu-jar's postinstall would download a Java runtime of its own
+npm ci --no-audit --no-fund --ignore-scripts
+
 echo "== installing the project"
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip

@@ -30,20 +30,25 @@ __all__ = [
     "group_problems",
     "now",
     "parse_iso",
+    "relative",
     "signed",
     "template_helpers",
     "time_left",
     "utc",
+    "utc_text",
     "view_context",
 ]
 
 
 def template_helpers(app: Flask) -> None:
-    """Give every template of ``app`` ``time_left``, ``signed`` and the ``utc``
-    filter (called once by :func:`referee.web.create_app`)."""
+    """Give every template of ``app`` ``time_left``, ``signed`` and the ``utc``,
+    ``utc_text`` and ``relative`` filters (called once by
+    :func:`referee.web.create_app`)."""
     app.add_template_global(time_left)
     app.add_template_global(signed)
     app.add_template_filter(utc, "utc")
+    app.add_template_filter(utc_text, "utc_text")
+    app.add_template_filter(relative, "relative")
 
 
 # ---- times and numbers for people -------------------------------------------
@@ -90,9 +95,43 @@ def time_left(deadline: str | None, paused: bool = False) -> str:
 
 
 def utc(iso: str | None) -> str:
-    """An ISO time as UTC to the second, e.g. 2026-12-01T18:00:00Z."""
+    """An ISO time as UTC to the second, e.g. 2026-12-01T18:00:00Z: what a
+    ``<time datetime>`` holds (HTML allows at most three digits of a second's
+    fraction, so none are written)."""
     when = parse_iso(iso)
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if when else "none"
+
+
+def utc_text(iso: str | None) -> str:
+    """An ISO time for people, in UTC: "2026-12-01 18:00 UTC" (the seconds
+    only when there are some: "2026-12-01 18:00:42 UTC")."""
+    when = parse_iso(iso)
+    if when is None:
+        return "none"
+    when = when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M:%S UTC" if when.second else "%Y-%m-%d %H:%M UTC")
+
+
+def relative(iso: str | None) -> str:
+    """How far ``iso`` is from now, in the two largest units: "in 1 day 23 h",
+    "2 h 5 min ago", "in 5 min", "less than a minute ago" (static/time.js
+    writes the same words in the reader's browser and keeps them current)."""
+    when = parse_iso(iso)
+    if when is None:
+        return ""
+    seconds = int((when - now()).total_seconds())
+    minutes = abs(seconds) // 60
+    days, rest = divmod(minutes, 1440)
+    hours, mins = divmod(rest, 60)
+    if days:
+        text = (f"{days} day" if days == 1 else f"{days} days") + (f" {hours} h" if hours else "")
+    elif hours:
+        text = f"{hours} h" + (f" {mins} min" if mins else "")
+    elif mins:
+        text = f"{mins} min"
+    else:
+        text = "less than a minute"
+    return f"in {text}" if seconds > 0 else f"{text} ago"
 
 
 def signed(value: int) -> str:

@@ -1,0 +1,456 @@
+"""Every HTML page, valid and accessible: the W3C Nu HTML checker (vnu-jar) and
+axe-core (in Chromium, at phone and desktop widths) over every page the service
+shows, in every state of a whole match of each game.
+
+The pages are collected once per module through the Flask test client (a clock
+the test moves, CSRF off): home, the create form (no game, each game, a refused
+submission, Rocky River's map check), the created page, and for a match of each
+game before any round, each round open (before and after an order, a refused
+order, the host's enter-order page and preview), each round closed, finished
+and revealed: the host dashboard, the host's post pages (Markdown, BBCode) and
+audit, every seat's page, the public page; the re-issued link page; 404 and 400
+error pages; then every same-site page linked from those that was not yet
+collected (so a page another part of the app adds, such as a rules page, is
+checked as soon as a page links to it; :func:`fixed_pages` lists any that no
+page links to).
+
+vnu runs once over all of them (Java: scripts/test.sh installs a JRE when
+``java`` is missing). axe runs in one Chromium: each page is served to it as
+collected, with its own headers (its Content-Security-Policy included), its
+static files and pictures from the same test client; axe itself is served at a
+same-origin address, so the page's CSP applies unchanged. The checkers come
+from the npm registry (package.json, installed by ``npm ci`` in scripts/test.sh);
+without node_modules/ this module fails under CI and is skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from html import unescape
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from playwright.sync_api import Browser, Route
+
+from referee.web import create_app
+
+from service.web.web_kit import Clock, form_data, golden_order, new_match_form
+
+ROOT = Path(__file__).resolve().parents[2]
+VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ORIGIN = "http://localhost"  # what the test client's absolute links name
+AXE_PATH = "/__page-checks__/axe.min.js"  # served same-origin, so the page's CSP allows it
+WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
+GRAVE = ("serious", "critical")
+# at the second width, only the rules whose outcome depends on the layout (what
+# scrolls, how big a target is); every rule runs at phone width, where the
+# pages show the most (nothing that a phone shows is hidden on a desktop)
+LAYOUT_RULES = ["scrollable-region-focusable", "target-size", "region"]
+SURE = {"sure": "y"}  # "I am sure", ticked beside an action that cannot be undone
+
+
+@dataclass
+class Shot:
+    """One page as the server sent it."""
+
+    name: str
+    path: str
+    status: int
+    html: str
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    axe: bool = True  # False: like a page axe checks already (another seat's, a later round's)
+
+
+def checkers_installed() -> None:
+    """Fail (under CI) or skip (elsewhere) when the npm packages are missing."""
+    missing = [str(p.relative_to(ROOT)) for p in (VNU_JAR, AXE_JS) if not p.is_file()]
+    if not missing:
+        return
+    message = (
+        f"the page checkers are not installed ({', '.join(missing)} missing): "
+        "run `npm ci --ignore-scripts` at the repository root (scripts/test.sh does)"
+    )
+    if os.environ.get("CI") or os.environ.get("REFEREE_REQUIRE_POSTGRES"):
+        pytest.fail(message + "; under CI this is a failure")
+    pytest.skip(message)
+
+
+# ---- collecting the pages ----------------------------------------------------------
+
+
+def fixed_pages() -> list[tuple[str, str]]:
+    """Pages that need no match, as (name, path). A page that no collected page
+    links to is checked only when it is listed here."""
+    return [
+        ("home", "/"),
+        ("create: no game chosen", "/new"),
+        ("create: Rocky River", "/new?game=rocky-river"),
+        ("create: Forks", "/new?game=forks-2e"),
+        ("error 404", "/no/such/page"),
+    ]
+
+
+# links never followed: downloads, pictures, plain-text posts, the API, static files
+NOT_PAGES = re.compile(r"^/(static|api)/|/export$|\.(svg|png|json)$|^/matches/[^/]+/post")
+
+
+class Collector:
+    def __init__(self, app: Flask, client: FlaskClient, clock: Clock) -> None:
+        self.app = app
+        self.client = client
+        self.clock = clock
+        self.shots: list[Shot] = []
+
+    def keep(
+        self, name: str, response: Any, path: str, status: int | None, axe: bool = True
+    ) -> str:
+        html = response.get_data(as_text=True)
+        code = response.status_code
+        assert code < 500, f"{name} ({path}): {code}\n{html[:2000]}"
+        if status is not None:
+            assert code == status, f"{name} ({path}): {code}, not {status}\n{html[:2000]}"
+        assert response.mimetype == "text/html", f"{name} ({path}): {response.mimetype}"
+        self.shots.append(Shot(name, path, code, html, list(response.headers.items()), axe))
+        return html
+
+    def get(self, name: str, path: str, status: int | None = 200, axe: bool = True) -> str:
+        return self.keep(name, self.client.get(path), path, status, axe)
+
+    def post(
+        self,
+        name: str,
+        path: str,
+        data: dict[str, Any],
+        status: int | None = 200,
+        axe: bool = True,
+    ) -> str:
+        response = self.client.post(path, data=data, follow_redirects=True)
+        return self.keep(name, response, response.request.path, status, axe)
+
+    def act(self, path: str, data: dict[str, Any] | None = None) -> str:
+        """A POST whose page is not kept (a host's button, an order)."""
+        response = self.client.post(path, data=data or {}, follow_redirects=True)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200, f"{path}: {response.status_code}\n{html[:2000]}"
+        return html
+
+    def crawl(self) -> None:
+        """Every same-site page linked from a kept page and not yet kept."""
+        seen = {s.path for s in self.shots}
+        for shot in list(self.shots):
+            for href in re.findall(r'href="([^"#]+)', shot.html):
+                parts = urlsplit(unescape(href))
+                if parts.netloc not in ("", "localhost") or not parts.path.startswith("/"):
+                    continue
+                path = parts.path + (f"?{parts.query}" if parts.query else "")
+                if path in seen or NOT_PAGES.search(parts.path):
+                    continue
+                seen.add(path)
+                response = self.client.get(path)
+                # a link of an earlier state may lead nowhere now (an order page of a closed round)
+                if response.status_code == 200 and response.mimetype == "text/html":
+                    self.keep(f"linked from {shot.name}", response, path, None)
+
+
+@dataclass
+class Links:
+    match_id: str
+    host: str
+    seats: dict[int, str]
+
+
+def links_on(html: str) -> Links:
+    """The host's, each seat's and the public link on the "match is ready" page."""
+    host = re.search(r'href="(?:http://localhost)?(/host/[\w-]+)"', html)
+    seats = re.findall(r'href="(?:http://localhost)?(/play/[\w-]+)"', html)
+    found = re.search(r'href="(?:http://localhost)?/matches/([0-9a-f]+)"', html)
+    assert host and found and seats, html[:3000]
+    ordered = list(dict.fromkeys(seats))
+    return Links(found.group(1), host.group(1), dict(enumerate(ordered, start=1)))
+
+
+def match_pages(
+    c: Collector, game: str, links: Links, when: str, axe: bool = True, seats: bool = True
+) -> None:
+    """The host's, every seat's and the public page of a match as it stands (axe
+    checks seat 1's page; the other seats' are the same page with other cards)."""
+    c.get(f"{game} {when}: host", links.host, axe=axe)
+    for seat, url in links.seats.items():
+        c.get(f"{game} {when}: seat {seat}", url, axe=axe and seats and seat == 1)
+    c.get(f"{game} {when}: public", f"/matches/{links.match_id}", axe=axe and seats)
+
+
+def host_extras(c: Collector, game: str, links: Links, when: str) -> None:
+    for fmt in ("markdown", "bbcode"):
+        c.get(f"{game} {when}: host post ({fmt})", f"{links.host}/post?format={fmt}")
+    c.get(f"{game} {when}: host audit", f"{links.host}/audit", None)
+
+
+def play_match(
+    c: Collector,
+    game: str,
+    links: Links,
+    rounds: int,
+    order: Any,
+    refused: dict[str, Any],
+    like_earlier: set[int],
+) -> None:
+    """Every round: opened, one order refused, one accepted, the host's
+    enter-order page and preview, the rest sent, closed; pages in each state.
+    ``order(html, number, seat)`` gives the form data of a legal order. axe
+    skips the rounds in ``like_earlier`` (the same pages as an earlier round's)
+    but the finished match, and the pages that differ from another only by a
+    list's content; the W3C checker reads every page."""
+    match_pages(c, game, links, "before any round")
+    host_extras(c, game, links, "before any round")
+    for number in range(1, rounds + 1):
+        when = f"round {number}"
+        axe = number not in like_earlier
+        c.act(f"{links.host}/open")
+        match_pages(c, game, links, f"{when} open, no order", axe)
+        first = c.client.get(links.seats[1]).get_data(as_text=True)
+        if number <= 2:
+            c.post(
+                f"{game} {when}: seat 1 refused order",
+                links.seats[1],
+                {"round": str(number), **refused},
+                None,
+            )
+        accepted = order(first, number, 1)
+        c.post(f"{game} {when}: seat 1 order accepted", links.seats[1], accepted, axe=axe)
+        c.get(f"{game} {when}: host enter order (seat 2)", f"{links.host}/order/2", axe=axe)
+        c.get(
+            f"{game} {when}: host enter order (seat 1, sent)", f"{links.host}/order/1", axe=False
+        )
+        c.post(f"{game} {when}: host preview", f"{links.host}/preview", {}, axe=axe)
+        for seat, url in list(links.seats.items())[1:]:
+            html = c.client.get(url).get_data(as_text=True)
+            c.act(url, order(html, number, seat))
+        match_pages(c, game, links, f"{when} open, every order in", axe=False)
+        c.clock.now += timedelta(hours=1)
+        c.act(f"{links.host}/close", SURE)
+        match_pages(c, game, links, f"{when} closed", axe or number == rounds)
+        c.clock.now += timedelta(hours=1)
+        if number == 2:
+            host_extras(c, game, links, "round 2 closed")
+    host_extras(c, game, links, "finished")
+    c.act(f"{links.host}/reveal", SURE)
+    match_pages(c, game, links, "revealed")
+    host_extras(c, game, links, "revealed")
+
+
+def river_order(html: str, number: int, seat: int) -> dict[str, Any]:
+    return form_data(number, golden_order(number, seat))
+
+
+def forks_order(html: str, number: int, seat: int) -> dict[str, Any]:
+    cards = re.findall(r'name="card"[^>]*value="([^"]+)"', html) or re.findall(
+        r'<option value="([^"]+)"', html
+    )
+    assert cards, html[:3000]
+    return {"round": str(number), "card": cards[0]}
+
+
+FORKS_PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy", 2), ("Di", 5)]
+
+
+def forks_form(**extra: str) -> dict[str, str]:
+    data = {"game": "forks-2e", "name": "Forks <night> & day", "deadline_hours": "48"}
+    data |= {"merge": "y", "create": "1"}
+    for i, (name, garnets) in enumerate(FORKS_PLAYERS):
+        data[f"players-{i}-name"] = name
+        data[f"players-{i}-garnets"] = str(garnets)
+    data.update(extra)
+    return data
+
+
+def collect(app: Flask, clock: Clock) -> list[Shot]:
+    client = app.test_client()
+    c = Collector(app, client, clock)
+    for name, path in fixed_pages():
+        c.get(name, path, 404 if name.startswith("error") else 200)
+
+    # Rocky River Riding, the golden match's orders
+    river = new_match_form("River <Cup> & friends", game="rocky-river")
+    c.post("create: Rocky River, refused", "/new", {**river, "players-0-name": ""}, None)
+    c.post("create: Rocky River, map checked", "/new", {**river, "create": "", "check_map": "1"})
+    created = c.post("created: Rocky River", "/new", river)
+    links = links_on(created)
+    refused = {"ranking_text": "Joker, J, J"}
+    play_match(c, "Rocky River", links, 5, river_order, refused, like_earlier={4, 5})
+    c.post("Rocky River: link re-issued", f"{links.host}/reissue", {"who": "2", **SURE})
+    c.get("error 422 (a post format)", f"/matches/{links.match_id}/post?format=nope", 422)
+    app.config["WTF_CSRF_ENABLED"] = True
+    c.post("error 400 (form expired)", f"{links.host}/close", SURE, 400)
+    app.config["WTF_CSRF_ENABLED"] = False
+
+    # Forks 2nd Edition, merge variant, four players
+    c.post("create: Forks, refused", "/new", forks_form(**{"players-1-garnets": "-2"}), None)
+    created = c.post("created: Forks", "/new", forks_form())
+    links = links_on(created)
+    play_match(c, "Forks", links, 8, forks_order, {"card": "no-such-card"}, {3, 4, 5, 6, 7, 8})
+    c.post("Forks: host link re-issued", f"{links.host}/reissue", {"who": "host", **SURE})
+
+    c.crawl()
+    return c.shots
+
+
+@dataclass
+class Site:
+    """The collected pages, and the client that serves their files and pictures."""
+
+    shots: list[Shot]
+    client: FlaskClient
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    checkers_installed()
+    folder = tmp_path_factory.mktemp("pages")
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": f"sqlite:///{folder / 'referee.db'}",
+            "SECRET_KEY": "page-checks",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    clock = Clock()
+    clock.now = clock.now.replace(microsecond=123456)  # as a real clock has them
+    app.extensions["referee"].clock = clock
+    yield Site(collect(app, clock), app.test_client())
+    app.extensions["referee"].engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def pages(site: Site) -> list[Shot]:
+    return site.shots
+
+
+# ---- the checks ---------------------------------------------------------------------
+
+
+def test_the_collection_covers_every_kind_of_page(pages: list[Shot]) -> None:
+    names = [s.name for s in pages]
+    for needed in (
+        "home",
+        "created: Rocky River",
+        "created: Forks",
+        "Rocky River round 1 open, no order: seat 3",
+        "Forks round 8 closed: public",
+        "Forks revealed: seat 4",
+        "Rocky River finished: host post (bbcode)",
+        "Rocky River: link re-issued",
+        "error 400 (form expired)",
+    ):
+        assert needed in names, needed
+    assert len(pages) > 150, len(pages)
+
+
+def test_every_page_is_valid_html(pages: list[Shot], tmp_path: Path) -> None:
+    java = shutil.which("java")
+    if java is None:
+        pytest.fail("no `java` for the W3C checker: apt-get install default-jre-headless")
+    files = []
+    for i, shot in enumerate(pages):
+        path = tmp_path / f"{i:04d}.html"
+        path.write_text(shot.html, encoding="utf-8")
+        files.append(path)
+    run = subprocess.run(
+        [java, "-jar", str(VNU_JAR), "--format", "json", "--stdout", "--errors-only"]
+        + [str(f) for f in files],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    try:
+        messages = json.loads(run.stdout)["messages"]
+    except (ValueError, KeyError):
+        pytest.fail(f"vnu gave no report (exit {run.returncode}): {run.stderr[:2000]}")
+    by_file = {f.as_uri(): shot for f, shot in zip(files, pages, strict=True)}
+    errors = []
+    for m in messages:
+        if m.get("type") not in ("error", "non-document-error"):
+            continue
+        shot = by_file.get(m.get("url", ""))
+        where = f"{shot.name} ({shot.path})" if shot else m.get("url", "?")
+        extract = " ".join((m.get("extract") or "").split())[:160]
+        errors.append(f"{where}, line {m.get('lastLine')}: {m['message']}\n    {extract}")
+    assert not errors, f"{len(errors)} W3C errors in {len(pages)} pages:\n" + "\n".join(errors)
+
+
+def test_every_page_passes_axe_at_phone_and_desktop_width(
+    site: Site, browser: Browser
+) -> None:
+    pages = [shot for shot in site.shots if shot.axe]
+    current: dict[str, Shot] = {}
+    axe = AXE_JS.read_bytes()
+
+    def serve(route: Route) -> None:
+        request = route.request
+        parts = urlsplit(request.url)
+        if parts.netloc != "localhost":
+            route.abort()
+        elif request.resource_type == "document":
+            shot = current["shot"]
+            headers = {k: v for k, v in shot.headers if k.lower() != "content-length"}
+            route.fulfill(status=shot.status, headers=headers, body=shot.html)
+        elif parts.path == AXE_PATH:
+            route.fulfill(status=200, content_type="text/javascript", body=axe)
+        else:
+            got = site.client.get(parts.path + (f"?{parts.query}" if parts.query else ""))
+            headers = {k: v for k, v in got.headers.items() if k.lower() != "content-length"}
+            route.fulfill(status=got.status_code, headers=headers, body=got.get_data())
+
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    context.route("**/*", serve)
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        for shot in pages:
+            current["shot"] = shot
+            page.set_viewport_size(WIDTHS["phone"])
+            page.goto(ORIGIN + shot.path.split("?")[0])
+            page.add_script_tag(url=ORIGIN + AXE_PATH)
+            for width, size in WIDTHS.items():
+                page.set_viewport_size(size)
+                t0 = time.perf_counter()
+                options: dict[str, Any] = {"resultTypes": ["violations"]}
+                if width != "phone":
+                    options["runOnly"] = {"type": "rule", "values": LAYOUT_RULES}
+                result = page.evaluate(
+                    "options => axe.run(document, options)"
+                    ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact,"
+                    " help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))",
+                    options,
+                )
+                if os.environ.get("PAGE_CHECKS_TIMES"):
+                    print(f"{time.perf_counter() - t0:.2f}s {width} {shot.name}")
+                for v in result:
+                    if v["impact"] in GRAVE:
+                        nodes = "; ".join(v["nodes"][:5])
+                        found.append(
+                            f"{shot.name} ({shot.path}) at {width} width: {v['id']} "
+                            f"({v['impact']}): {v['help']}\n    {nodes}"
+                        )
+    finally:
+        context.close()
+    assert not found, (
+        f"{len(found)} serious or critical axe violations in {len(pages)} pages "
+        f"(of {len(site.shots)}):\n"
+        + "\n".join(found)
+    )
