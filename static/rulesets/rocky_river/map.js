@@ -97,7 +97,7 @@
 
     function stopPicking() {
       if (!picking) { return; }
-      var button = picking.parentNode.querySelector("button.pick");
+      var button = picking.closest(".place-field").querySelector("button.pick");
       if (button) { button.setAttribute("aria-pressed", "false"); }
       picking.closest(".place-field").classList.remove("picking");
       picking = null;
@@ -110,7 +110,7 @@
     function startPicking(select) {
       stopPicking();
       picking = select;
-      var button = select.parentNode.querySelector("button.pick");
+      var button = select.closest(".place-field").querySelector("button.pick");
       if (button) { button.setAttribute("aria-pressed", "true"); }
       select.closest(".place-field").classList.add("picking");
       box.classList.add("picking");
@@ -157,7 +157,7 @@
       button.className = "pick secondary";
       button.setAttribute("aria-pressed", "false");
       button.textContent = "Place on the map";
-      button.setAttribute("aria-label", "Place card " + cardOf(select) + " on the map");
+      button.setAttribute("aria-label", "Place on the map: card " + cardOf(select));
       button.addEventListener("click", function () {
         if (picking === select) { stopPicking(); say(""); } else { startPicking(select); }
       });
