@@ -144,7 +144,7 @@ def show_both(page: Page, top: str) -> None:
 def mouse_drag(page: Page, card: str, onto: str) -> None:
     """Press the real mouse on ``card``'s grip and move it, in steps, onto ``onto``."""
     x0, y0 = centre(item(page, card).locator(".drag-handle"))
-    x1, y1 = centre(item(page, onto))
+    _, y1 = centre(item(page, onto))
     page.mouse.move(x0, y0)
     page.mouse.down()
     for i in range(1, 16):
