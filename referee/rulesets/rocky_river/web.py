@@ -354,12 +354,10 @@ class Web(GameWeb):
                 where = f"fork {k + 1} of segment {segment}"
                 if k == 0 and at is not None:
                     where += f" (the raft is now at fork {at})"
-                choices = [
+                leads = [
                     _fork_choices(river, fid, known, own) for fid in _in_river_order(river, here)
                 ]
-                forks.append(
-                    {"index": k, "field": vote_field(k), "label": where, "choices": choices}
-                )
+                forks.append({"index": k, "field": vote_field(k), "label": where, "choices": leads})
                 here = {
                     str(b["to"])
                     for fid in here
