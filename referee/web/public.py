@@ -52,8 +52,11 @@ bp = Blueprint("public", __name__)
 # shown again to the browser that created it (see docs/hosting.md)
 LINKS_KEPT_FOR = timedelta(hours=1)
 LINKS_KEPT = 3
-# a set-up report longer than this (as JSON) is not kept in the session cookie
+# a set-up report longer than this (as JSON) is not kept in the session cookie,
+# nor more links than fit in SESSION_BUDGET characters of JSON (a cookie holds
+# about 4 KB: a match whose links alone do not fit shows them once, on the POST)
 REPORT_KEPT_UP_TO = 1500
+SESSION_BUDGET = 3000
 SESSION_KEY = "new_matches"
 LINKS_GONE = (
     "The links of a new match are shown only to the browser that created it, for one hour "
@@ -248,9 +251,12 @@ def new_match() -> ResponseReturnValue:
     if created is None:
         return page(problems, report), status_for(RuleError(problems))
 
-    _keep_links(
+    entry = _links_entry(
         created.match_id, created.host_token, created.player_tokens, report, bool(read.report)
     )
+    if not _keep_links(entry):  # too many seats for a cookie: shown by this answer alone
+        shown = {**entry, "report": report, "report_dropped": False} if report else entry
+        return _links_page(shown, kept=False)
     # POST/redirect/GET: reloading the next page shows the links again, creates nothing
     return redirect(url_for("public.created", match_id=created.match_id), code=303)
 
@@ -268,9 +274,15 @@ def _kept() -> list[dict[str, Any]]:
     return fresh
 
 
-def _keep_links(match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool) -> None:
-    """Keep a new match's secret links (and its set-up report, when one was
-    shown and it is small) in this browser's session for the page after the POST."""
+def _size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":")))
+
+
+def _links_entry(
+    match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool
+) -> dict[str, Any]:
+    """What the page of a new match's links needs: its secret links, and its
+    set-up report when one is shown (``wanted``) and it is small."""
     entry: dict[str, Any] = {
         "id": match_id,
         "at": now().timestamp(),
@@ -286,8 +298,26 @@ def _keep_links(match_id: str, host: str, seats: dict[int, str], report: Any, wa
             entry["report"] = report
         else:
             entry["report_dropped"] = True
-    others = [e for e in _kept() if e.get("id") != match_id]
-    session[SESSION_KEY] = [entry, *others][:LINKS_KEPT]
+    return entry
+
+
+def _keep_links(entry: dict[str, Any]) -> bool:
+    """Keep a new match's links in this browser's session for the page after
+    the POST, with the newest others that fit in :data:`SESSION_BUDGET` (a
+    cookie holds about 4 KB); False when the entry alone does not fit."""
+    if _size(entry) > SESSION_BUDGET and "report" in entry:
+        del entry["report"]
+        entry["report_dropped"] = True
+    if _size(entry) > SESSION_BUDGET:
+        return False
+    kept = [entry]
+    for other in _kept():
+        if other.get("id") != entry["id"] and len(kept) < LINKS_KEPT:
+            if _size([*kept, other]) > SESSION_BUDGET:
+                break
+            kept.append(other)
+    session[SESSION_KEY] = kept
+    return True
 
 
 @bp.get("/new/<match_id>")
@@ -296,6 +326,13 @@ def created(match_id: str) -> ResponseReturnValue:
     entry = next((e for e in _kept() if e.get("id") == match_id), None)
     if entry is None:
         abort(404, description=LINKS_GONE)
+    return _links_page(entry, kept=True)
+
+
+def _links_page(entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
+    """The page of a new match's links (``kept``: in this browser's session,
+    so a reload shows them again; else shown by this answer only)."""
+    match_id = entry["id"]
     state = referee().state(match_id)
     view = view_for(state, Viewer.host())
     names = {int(p["seat"]): p["name"] for p in view["players"]}
@@ -319,6 +356,7 @@ def created(match_id: str) -> ResponseReturnValue:
             report=entry.get("report"),
             report_dropped=entry.get("report_dropped", False),
             minutes_left=max(1, int((kept_until - now().timestamp()) // 60)),
+            kept=kept,
             forget_form=ActionForm(formdata=None),
         )
     )
@@ -362,3 +400,12 @@ def rules_page(game: str) -> ResponseReturnValue:
     rules = get_ruleset(game)
     web = web_for(rules)
     return render_template(web.rules_template, rules=rules, web=web, games=_games())
+
+
+@bp.get("/favicon.ico")
+def favicon() -> ResponseReturnValue:
+    """The site's icon where browsers look for it unasked (the pages name
+    ``static/favicon.svg`` in a ``<link rel="icon">``)."""
+    response = current_app.send_static_file("favicon.svg")
+    response.mimetype = "image/svg+xml"
+    return response

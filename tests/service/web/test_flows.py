@@ -15,10 +15,12 @@ from datetime import timedelta
 from html import unescape
 from html.parser import HTMLParser
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.service import Referee, canonical_json
+from referee.web import public
 
 from .web_kit import Clock, Links, create_match, host_post, new_match_form, page, play_round, send
 
@@ -365,3 +367,30 @@ def test_a_reissued_link_page_reloads_without_reissuing(
     new_host = r.headers["Location"].rsplit("/reissued/", 1)[0]
     assert new_host != links.host and client.get(links.host).status_code == 404
     assert f'href="http://localhost{new_host}"' in page(client, r.headers["Location"])
+
+
+def test_links_too_many_for_a_cookie_are_shown_once_by_the_post(
+    client: FlaskClient, svc: Referee, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(public, "SESSION_BUDGET", 100)  # as if the game had 100 seats
+    r = client.post("/new", data=new_match_form("Crowded"))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    assert len(secret_links(html)) == 4 and "shown only once" in html
+    (match_id,) = svc.match_ids()
+    assert client.get(f"/new/{match_id}").status_code == 404
+
+
+def test_three_matches_of_six_seats_fit_in_the_session(client: FlaskClient, svc: Referee) -> None:
+    """Forks has up to six seats: the last three such matches keep their links."""
+    ids: list[str] = []
+    for n in range(3):
+        data = {"game": "forks-2e", "name": f"Six {n}", "deadline_hours": "48", "create": "1"}
+        for i in range(6):
+            data[f"players-{i}-name"] = f"P{i + 1}"
+            data[f"players-{i}-garnets"] = "1"
+        r = client.post("/new", data=data)
+        assert r.status_code == 303, r.get_data(as_text=True)[:3000]
+        ids.append(next(m for m in svc.match_ids() if m not in ids))
+    for match_id in ids:
+        assert len(secret_links(page(client, f"/new/{match_id}"))) == 7
