@@ -39,8 +39,8 @@ def check_seed(doc: Mapping[str, Any]) -> tuple[str | None, list[Problem]]:
             Problem(
                 "match/no_seed",
                 "this match file has no seed ('seed' is null): it was exported before the "
-                "match ended, and the seed is published only at the end (R10). Export it "
-                "again once the match has finished to resolve it",
+                "match ended, and the seed is published only at the end. Export it again "
+                "once the match has finished to resolve it",
                 "seed",
             )
         )

@@ -48,11 +48,19 @@ def schema_problems(value: Any, schema: Mapping[str, Any], what: str) -> list[Pr
         return []
     problems: list[Problem] = []
     for error in validator.iter_errors(value):
-        where = "/".join(str(p) for p in error.instance_path)
+        path = list(error.instance_path)
+        where = "/".join(str(p) for p in path)
         code = _code_at(schema, list(error.schema_path))
-        at = f"{what} at {where}" if where else what
+        at = f"{what}, {_place(path)}" if path else what
         problems.append(Problem(code, f"{at}: {error.message}", where or None))
     return problems
+
+
+def _place(path: list[Any]) -> str:
+    """Where in a value a problem is, for people: list items counted from 1
+    ("item 3"), object keys quoted ("'J'"); the problem's ``field`` keeps the
+    0-based JSON path ("2") for forms and API clients."""
+    return ", ".join(f"item {p + 1}" if isinstance(p, int) else repr(str(p)) for p in path)
 
 
 def check_against_schema(value: Any, schema: Mapping[str, Any], what: str) -> None:

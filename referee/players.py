@@ -6,6 +6,12 @@ follow :mod:`referee.names` (one line, something visible, no two alike), not
 checked again for a ``stored`` match (one the service already holds, admitted
 by the rules of its day).
 
+Messages are for people: they name a player by seat ("Seat 2: a name is
+needed") or, when the entry has no usable seat, by its place in the list
+counted from 1 ("The 2nd player of the list ..."); never by a 0-based index.
+A problem's ``field`` keeps the entry's path (``players[1]``), for forms and
+API clients to find it.
+
 Pure: no Flask, SQL or click.
 """
 
@@ -39,6 +45,8 @@ def player_count_fault(count: object, low: int, high: int) -> str:
     """The message for a player list of the wrong length (``count``: its length,
     or a description when it is no list)."""
     wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+    if not isinstance(count, int):
+        return f"a match has {wanted} players, given as a list"
     return f"a match has {wanted} players, not {count}"
 
 
@@ -51,7 +59,7 @@ def parse_players(
     ``match/bad_player``, ``match/bad_seat``, ``match/duplicate_seat``,
     ``match/bad_name``, ``match/confusable_names``, ``match/bad_garnets``."""
     if not isinstance(raw, list) or not low <= len(raw) <= high:
-        count = len(raw) if isinstance(raw, list) else "no list of"
+        count = len(raw) if isinstance(raw, list) else "no list"
         bad("match/player_count", player_count_fault(count, low, high), "players")
         return ()
     seats = range(1, len(raw) + 1)
@@ -59,35 +67,36 @@ def parse_players(
     players: list[Player] = []
     index: dict[int, int] = {}  # seat -> its place in the list
     for i, p in enumerate(raw):
-        where = f"players[{i}]"
+        where = f"players[{i}]"  # the field: the API's path to the entry
         if not isinstance(p, Mapping):
-            bad("match/bad_player", f"{where} must be an object with seat, name and garnets", where)
+            bad(
+                "match/bad_player",
+                f"{_nth(i)} player of the list must be an object with seat, name and garnets",
+                where,
+            )
             continue
         seat, name, garnets = p.get("seat"), p.get("name"), p.get("garnets")
+        who = f"Seat {seat}" if is_int(seat) and seat in seats else f"{_nth(i)} player of the list"
         ok = True
         if not is_int(seat) or seat not in seats:
+            shown_seat = "no seat" if seat is None else f"seat {seat!r}"
             bad(
                 "match/bad_seat",
-                f"{where} has seat {seat!r}; seats are {seat_list(len(raw))}",
+                f"{who} has {shown_seat}; the seats are {seat_list(len(raw))}",
                 where,
             )
             ok = False
         elif seat in seen:
-            bad("match/duplicate_seat", f"seat {seat} appears twice in 'players'", where)
+            bad("match/duplicate_seat", f"seat {seat} is given to two players", where)
             ok = False
         if not isinstance(name, str) or not name.strip():
-            bad("match/bad_name", f"{where} needs a non-empty name", where)
+            bad("match/bad_name", f"{who}: a name is needed", where)
             ok = False
         elif not stored and (fault := name_fault(name)) is not None:
-            who = f"{where} (seat {seat})" if ok else where
             bad("match/bad_name", f"{who}: {fault}", where)
             ok = False
         if not is_int(garnets) or garnets < 0:
-            bad(
-                "match/bad_garnets",
-                f"{where} has garnets {garnets!r}; garnets are a whole number, 0 or more",
-                where,
-            )
+            bad("match/bad_garnets", f"{who}: {_garnets_fault(garnets)}", where)
             ok = False
         if ok:
             assert isinstance(seat, int) and isinstance(name, str) and isinstance(garnets, int)
@@ -104,6 +113,21 @@ def parse_players(
             f"players[{index[seat_b]}]",
         )
     return tuple(sorted(players, key=lambda p: p.seat))
+
+
+def _nth(i: int) -> str:
+    """The list entry at 0-based ``i`` for people: "The 1st", "The 2nd", ..."""
+    n = i + 1
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"The {n}{suffix}"
+
+
+def _garnets_fault(garnets: object) -> str:
+    if is_int(garnets):  # a whole number below 0
+        return f"garnets cannot be negative ({garnets})"
+    if garnets is None or garnets == "":
+        return "garnets are missing: a whole number, 0 or more"
+    return f"garnets are a whole number, 0 or more, not {garnets!r}"
 
 
 def players_json(players: tuple[Player, ...]) -> list[dict[str, Any]]:

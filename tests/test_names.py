@@ -52,7 +52,7 @@ def test_a_name_with_a_control_line_break_or_bidi_character_is_refused(char: str
     found = problems_of(players("Ana", f"Bo{char}Token of Life: Bo", "Cy"))
     assert [p.code for p in found] == ["match/bad_name"]
     assert found[0].field == "players[1]"
-    assert "seat 2" in found[0].message and REFUSED_CHARACTERS[char] in found[0].message
+    assert "Seat 2" in found[0].message and REFUSED_CHARACTERS[char] in found[0].message
     assert "\n" not in found[0].message and char not in found[0].message
 
 
@@ -60,7 +60,7 @@ def test_a_name_with_a_control_line_break_or_bidi_character_is_refused(char: str
 def test_a_name_of_nothing_but_invisible_characters_is_refused(name: str) -> None:
     found = problems_of(players("Ana", "Bo", name))
     assert [p.code for p in found] == ["match/bad_name"]
-    assert "seat 3" in found[0].message and "invisible" in found[0].message
+    assert "Seat 3" in found[0].message and "invisible" in found[0].message
 
 
 def test_every_name_problem_is_listed() -> None:
@@ -195,8 +195,8 @@ def test_resolve_refuses_a_name_holding_a_new_line(tmp_path: Path) -> None:
     lines = result.stderr.splitlines()
     assert len(lines) == 3  # the header, then one line per problem
     assert _problem_lines(result.stderr) == lines[1:]
-    assert lines[1].startswith("  [match/bad_name] players[0] (seat 1)") and "U+000A" in lines[1]
-    assert lines[2].startswith("  [match/bad_name] players[2] (seat 3)") and "U+202E" in lines[2]
+    assert lines[1].startswith("  [match/bad_name] Seat 1: ") and "U+000A" in lines[1]
+    assert lines[2].startswith("  [match/bad_name] Seat 3: ") and "U+202E" in lines[2]
     assert not any(line.startswith("Token of Life") for line in lines)
 
 

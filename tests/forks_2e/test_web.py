@@ -431,12 +431,12 @@ def test_how_the_elimination_candidate_was_decided_in_words() -> None:
     same = {1: 7, 2: 5, 3: 2, 4: 2}
     assert elimination_words(drawn, NAMES, same) == (
         "Cy and Di tied on the lowest score, \u221212; they both have 2 garnets; "
-        "a seeded draw among Cy and Di (F10) chose Di"
+        "a seeded draw among Cy and Di chose Di"
     )
     three = result_of({1: 0, 2: -4, 3: -4, 4: -4}, 2, "draw", score=[2, 3, 4], garnets=[2, 3])
     assert elimination_words(three, NAMES, {1: 1, 2: 2, 3: 2, 4: 6}) == (
         "Bo, Cy and Di tied on the lowest score, \u22124; Bo and Cy have the fewest garnets, "
-        "2 (against Di 6); a seeded draw among Bo and Cy (F10) chose Bo"
+        "2 (against Di 6); a seeded draw among Bo and Cy chose Bo"
     )
     shared = {**fewer, "scores": {"1": 9, "2": 9, "3": -12, "4": -12}}
     assert token_words(shared, NAMES) == "nobody: Ana and Bo share the highest score, +9"

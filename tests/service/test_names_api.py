@@ -52,7 +52,7 @@ def test_api_refuses_a_player_name_that_is_not_one_line(
 ) -> None:
     (error,) = refused(client, app, {**GOOD, "players": with_names("Ana", name, "Cy")})
     assert error["code"] == "match/bad_name"
-    assert "seat 2" in error["message"] and char in error["message"]
+    assert error["message"].startswith("Seat 2: ") and char in error["message"]
     assert error["field"] == "players[1]"
 
 

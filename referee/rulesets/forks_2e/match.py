@@ -59,7 +59,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Merge variant: market any card of your hand",
         "flag",
         False,
-        help="F4: both passed cards join your hand first, then you market any one card of it",
+        help="both passed cards join your hand first, then you market any one card of it",
     ),
     Setting(
         "tiebreak",
@@ -67,7 +67,7 @@ SETTINGS: tuple[Setting, ...] = (
         "order",
         list(DEFAULT_TIEBREAK),
         choices=DESTINATIONS,
-        help="F7: an earlier destination wins a tie on marketing totals",
+        help="an earlier destination wins a tie on marketing totals",
     ),
     Setting(
         "names",
@@ -75,7 +75,7 @@ SETTINGS: tuple[Setting, ...] = (
         "names",
         {},
         choices=DESTINATIONS,
-        help="F2: display names only; ids and results do not change",
+        help="display names only; ids and results do not change",
     ),
 )
 

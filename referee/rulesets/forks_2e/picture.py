@@ -475,7 +475,7 @@ def decided_text(
         still = f"{joined([who(s) for s in fewest])} also on the fewest garnets ({fewest_garnets})"
     return (
         f"decided by draw: {listed} tied on the lowest score ({lowest}), {still}; "
-        f"a seeded draw (F10) chose {who(seat)}"
+        f"a seeded draw chose {who(seat)}"
     )
 
 

@@ -322,7 +322,7 @@ def elimination_words(
         rest = [s for s in on_score if s not in on_garnets]
         richer = listed([f"{players[s]} {garnets.get(s, 0)}" for s in rest])
         text += f"{drawn} have the fewest garnets, {fewest} (against {richer}); "
-    return text + f"a seeded draw among {drawn} (F10) chose {who}"
+    return text + f"a seeded draw among {drawn} chose {who}"
 
 
 # ---- the order form -------------------------------------------------------------------------
@@ -410,7 +410,7 @@ class Web(GameWeb):
 
     players_hint = (
         "Garnets are a whole number, 0 or more; on a tie for the lowest score, "
-        "the fewest garnets decide the Elimination Candidate (F9)."
+        "the fewest garnets decide the Elimination Candidate."
     )
     close_early_text = "rounds close early once every player has sent an order"
     reveal_what = "who kept, passed and marketed which card"

@@ -241,11 +241,20 @@ def parse_map(doc: object, *, limits: bool = True) -> RiverMap:
     for fi, raw_fork in enumerate(raw_forks):
         where = f"forks[{fi}]"
         if not isinstance(raw_fork, Mapping):
-            bad("map/bad_fork", f"{where} must be an object with id, left and right", where)
+            bad(
+                "map/bad_fork",
+                f"fork {fi + 1} of the map's 'forks' list must be an object with id, left "
+                "and right",
+                where,
+            )
             continue
         fid = raw_fork.get("id")
         if not isinstance(fid, str) or not fid:
-            bad("map/bad_fork", f"{where} needs a non-empty string 'id'", where)
+            bad(
+                "map/bad_fork",
+                f"fork {fi + 1} of the map's 'forks' list needs a non-empty string 'id'",
+                where,
+            )
             continue
         if limits and (fault := id_fault(fid)) is not None:
             bad(fault[0], f"fork id '{shown(fid)}' {fault[1]}", where)
@@ -313,7 +322,7 @@ def parse_map(doc: object, *, limits: bool = True) -> RiverMap:
         bad(
             "map/too_few_colors",
             f"every slot is {'/'.join(sorted(colors))}; a map needs at least two colours so that "
-            "every card has a face that fits some slot (R7)",
+            "every card has a face that fits some slot",
         )
 
     depth: dict[str, int] = {}
@@ -382,7 +391,12 @@ def _parse_branch(
     raw: object, fid: str, side: str, pos: int, where: str, bad: Any, limits: bool
 ) -> Branch | None:
     if not isinstance(raw, Mapping):
-        bad("map/bad_branch", f"{where} (fork '{shown(fid)}') must be an object", where)
+        side_name = "left" if side == "L" else "right"
+        bad(
+            "map/bad_branch",
+            f"a branch on the {side_name} side of fork '{shown(fid)}' must be an object",
+            where,
+        )
         return None
     bid = raw.get("id")
     if not isinstance(bid, str) or not bid:

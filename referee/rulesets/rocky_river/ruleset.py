@@ -74,7 +74,7 @@ class RockyRiver(Ruleset):
             "Publish every slot total once mapping has closed",
             "flag",
             False,
-            help="R11: otherwise a total is public only once the raft has passed its branch",
+            help="otherwise a total is public only once the raft has passed its branch",
         ),
     )
     setup_keys = ("map",)

@@ -120,7 +120,7 @@ def decided_text(decided_by: str, seat: int, tied: Sequence[int], names: Mapping
         )
     return (
         f"decided by draw: tied on the lowest score{with_whom}, still tied after control "
-        "and garnets, seeded draw (R10)"
+        "and garnets, seeded draw"
     )
 
 

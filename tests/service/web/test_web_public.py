@@ -185,7 +185,7 @@ def test_unreadable_map_json_is_reported_with_the_other_problems(
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     assert "the map is not valid JSON" in errors_of(html, "map")
-    assert "needs a non-empty name" in errors_of(html, "players-0")
+    assert "Seat 1: a name is needed" in errors_of(html, "players-0")
     assert "bundled map&#39;s name or a map object" not in html
     assert svc.match_ids() == []
 
@@ -202,9 +202,11 @@ def test_bad_players_and_settings_are_refused_field_by_field(
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     assert "the match needs a name" in errors_of(html, "name")
-    assert "players[0] needs a non-empty name" in errors_of(html, "players-0")
-    assert "garnets -1; garnets are a whole number, 0 or more" in errors_of(html, "players-1")
-    assert "garnets &#39;lots&#39;" in errors_of(html, "players-2")
+    assert "Seat 1: a name is needed" in errors_of(html, "players-0")
+    assert "Seat 2: garnets cannot be negative (-1)" in errors_of(html, "players-1")
+    assert "Seat 3: garnets are a whole number, 0 or more, not &#39;lots&#39;" in errors_of(
+        html, "players-2"
+    )
     assert "deadline_hours must be a number" in errors_of(html, "deadline_hours")
     assert "5 problems:" in html
     # typed values are kept
