@@ -141,10 +141,18 @@ def close_due_cmd() -> None:
 
 @main.command("demo")
 @click.option(
-    "--base-url",
-    default="http://127.0.0.1:5000",
+    "--port",
+    default=5000,
     show_default=True,
-    help="Where the server is reached, for the printed links.",
+    type=click.IntRange(1, 65535),
+    help="The port `referee serve --port` will listen on, for the printed links.",
+)
+@click.option(
+    "--base-url",
+    default=None,
+    envvar="REFEREE_PUBLIC_BASE_URL",
+    help="Where the server is reached, for the printed links (default: "
+    "REFEREE_PUBLIC_BASE_URL when set, else http://127.0.0.1:PORT).",
 )
 @click.option(
     "--play",
@@ -166,13 +174,14 @@ def close_due_cmd() -> None:
     type=click.IntRange(1, 100),
     help="How many players (for games that let the host choose).",
 )
-def demo_cmd(base_url: str, play: int, game: str, players: int | None) -> None:
-    """Create a demo match and print its host, player and public links."""
-    from referee.demo import create_demo
+def demo_cmd(port: int, base_url: str | None, play: int, game: str, players: int | None) -> None:
+    """Create a demo match and print its host, player and public links (at
+    --base-url, or REFEREE_PUBLIC_BASE_URL, or http://127.0.0.1:PORT)."""
+    from referee.demo import create_demo, demo_base_url
 
     svc = _service()
     try:
-        links = create_demo(svc, base_url.rstrip("/"), play, game, players)
+        links = create_demo(svc, demo_base_url(base_url, port), play, game, players)
     except RuleError as exc:
         fail(exc, f"the {game} demo")
     for label, url in links:

@@ -1,10 +1,25 @@
 """``referee demo``: a match to try a game with, from the game's own demo
-(:meth:`referee.ruleset.Ruleset.demo`)."""
+(:meth:`referee.ruleset.Ruleset.demo`).
+
+Its links are printed for the server the user will start: ``referee demo
+--port P`` for ``referee serve --port P`` (5000 by default, as ``serve``), or
+``--base-url`` / ``REFEREE_PUBLIC_BASE_URL`` for a server reached elsewhere."""
 
 from __future__ import annotations
 
 from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.service import Referee
+
+
+DEFAULT_PORT = 5000  # `referee serve`'s
+
+
+def demo_base_url(base_url: str | None, port: int = DEFAULT_PORT) -> str:
+    """The address the demo's links start with: ``base_url`` when given (the
+    server's public address), else the local server on ``port``; no trailing ``/``."""
+    if base_url and base_url.strip():
+        return base_url.strip().rstrip("/")
+    return f"http://127.0.0.1:{port}"
 
 
 def create_demo(

@@ -256,3 +256,61 @@ def test_map_check_unknown_bundled_name_and_missing_file(run_cli, tmp_path) -> N
     assert_refused(run_cli(["map", "check", "no-such-map"]), "map/unknown", ["'no-such-map'"])
     missing = tmp_path / "gone.json"
     assert_refused(run_cli(["map", "check", str(missing)]), "file/unreadable", ["gone.json"])
+
+
+# ---- `referee demo`: links for the server the user will start ---------------------
+
+
+def _demo_links(output: str) -> dict[str, str]:
+    import re
+
+    return dict(re.findall(r"^(.+?)\s{2,}(\S+)$", output, re.M))
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "base"),
+    [
+        ([], None, "http://127.0.0.1:5000/"),  # `referee serve`'s default port
+        (["--port", "5123"], None, "http://127.0.0.1:5123/"),
+        (["--port", "5123"], "https://referee.example.org/", "https://referee.example.org/"),
+        (["--base-url", "http://example.test:8000/"], None, "http://example.test:8000/"),
+        (["--base-url", "http://a.test"], "https://b.test", "http://a.test/"),
+    ],
+)
+def test_demo_prints_links_for_the_port_or_address_given(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    run_cli,
+    args: list[str],
+    env: str | None,
+    base: str,
+) -> None:
+    monkeypatch.setenv("REFEREE_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.db'}")
+    if env is None:
+        monkeypatch.delenv("REFEREE_PUBLIC_BASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("REFEREE_PUBLIC_BASE_URL", env)
+    result = run_cli(["demo", *args])
+    assert result.exit_code == 0, result.output
+    links = _demo_links(result.stdout)
+    assert len(links) == 5  # the host, three seats, the public page
+    assert all(url.startswith(base) for url in links.values()), links
+    assert links["host (keep private)"].startswith(f"{base}host/")
+    assert links["public page"].startswith(f"{base}matches/")
+
+
+def test_demo_refuses_a_port_out_of_range(tmp_path: Path, monkeypatch, run_cli) -> None:
+    monkeypatch.setenv("REFEREE_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.db'}")
+    result = run_cli(["demo", "--port", "0"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("example", sorted(GOLDEN.parent.glob("*/*.match.json")), ids=str)
+def test_a_match_file_with_a_name_resolves_as_without(tmp_path, run_cli, example: Path) -> None:
+    """An export carries the match's name, a key FORMAT.md does not name: it changes nothing."""
+    doc = json.loads(example.read_text(encoding="utf-8"))
+    plain = run_cli(["resolve", "--file", str(example), "--json"])
+    named = _write(tmp_path, json.dumps({**doc, "name": "Friday night"}))
+    with_name = run_cli(["resolve", "--file", str(named), "--json"])
+    assert plain.exit_code == 0 and with_name.exit_code == 0, with_name.stderr
+    assert json.loads(with_name.stdout) == json.loads(plain.stdout)

@@ -266,7 +266,7 @@ def _take(state: dict[str, Any], seat: int, card: int, step: int | None, double:
 
 FILE_KEYS = frozenset(
     {"ruleset", "players", "hand_size", "settings", "seed", "seed_sha256", "orders"}
-    | {"host_entered"}
+    | {"host_entered", "name"}
 )
 
 

@@ -165,3 +165,13 @@ def test_the_rules_are_linked_from_every_match_page(client: FlaskClient, svc: Re
     pages += [f"/play/{token}" for token in created.player_tokens.values()]
     for url in pages:
         assert 'href="/games/forks-2e/rules"' in page(client, url), url
+
+
+def test_the_favicon_is_linked_and_served_where_browsers_ask(client: FlaskClient) -> None:
+    home = page(client, "/")
+    assert '<link rel="icon" href="/static/favicon.svg' in home
+    for url in ("/favicon.ico", "/static/favicon.svg"):
+        r = client.get(url)
+        assert r.status_code == 200, url
+        assert r.mimetype == "image/svg+xml"
+        assert r.get_data(as_text=True).startswith("<svg ")
