@@ -215,6 +215,8 @@ def serve_cmd(host: str, port: int, workers: int, threads: int) -> None:
         sys.exit(2)
     _service()  # creates the database and runs migrations once, before the workers start
     click.echo(f"serving on http://{host}:{port}/ (database: {_safe_url()})", err=True)
+    if port != 5000:
+        click.echo(f"(`referee demo --port {port}` prints demo links for this port)", err=True)
     serve(host, port, workers, threads)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.service import Referee
 
-
 DEFAULT_PORT = 5000  # `referee serve`'s
 
 

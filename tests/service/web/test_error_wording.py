@@ -12,6 +12,7 @@ import copy
 import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,12 +30,7 @@ CODE = re.compile(
     r"|auth|request|problems)/[a-z_]+\b"
 )
 THREE_RAPIDS = json.loads(
-    (
-        __import__("pathlib").Path(__file__).resolve().parents[3]
-        / "seeds"
-        / "maps"
-        / "three-rapids.json"
-    ).read_text()
+    (Path(__file__).resolve().parents[3] / "seeds" / "maps" / "three-rapids.json").read_text()
 )
 FORKS_PLAYERS = [
     {"seat": 1, "name": "Ana", "garnets": 7},
@@ -339,9 +335,7 @@ def test_forks_order_refusals_are_in_plain_words(client: FlaskClient, svc: Refer
     page = _send(client, f"{host}/order/2", {"round": "1", "card": "grey-99"})
     assert_refused_in_plain_words(page, "grey-99")
     assert "card/unknown" in api_codes(
-        client.put(
-            api, json={"seat": 2, "keep": "grey-99"}, headers=bearer(created.host_token)
-        )
+        client.put(api, json={"seat": 2, "keep": "grey-99"}, headers=bearer(created.host_token))
     )
 
 
