@@ -43,10 +43,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Route
+from service.web.web_kit import Clock, form_data, golden_order, new_match_form
 
 from referee.web import create_app
-
-from service.web.web_kit import Clock, form_data, golden_order, new_match_form
 
 ROOT = Path(__file__).resolve().parents[2]
 VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
@@ -232,9 +231,7 @@ def play_match(
         accepted = order(first, number, 1)
         c.post(f"{game} {when}: seat 1 order accepted", links.seats[1], accepted, axe=axe)
         c.get(f"{game} {when}: host enter order (seat 2)", f"{links.host}/order/2", axe=axe)
-        c.get(
-            f"{game} {when}: host enter order (seat 1, sent)", f"{links.host}/order/1", axe=False
-        )
+        c.get(f"{game} {when}: host enter order (seat 1, sent)", f"{links.host}/order/1", axe=False)
         c.post(f"{game} {when}: host preview", f"{links.host}/preview", {}, axe=axe)
         for seat, url in list(links.seats.items())[1:]:
             html = c.client.get(url).get_data(as_text=True)
@@ -393,9 +390,38 @@ def test_every_page_is_valid_html(pages: list[Shot], tmp_path: Path) -> None:
     assert not errors, f"{len(errors)} W3C errors in {len(pages)} pages:\n" + "\n".join(errors)
 
 
-def test_every_page_passes_axe_at_phone_and_desktop_width(
-    site: Site, browser: Browser
-) -> None:
+TIMES_SHOWN = """() => [
+  ...Array.from(document.querySelectorAll("time[datetime]"))
+    .filter(t => !t.hasAttribute("data-local") || !/ UTC$/.test(t.title)
+                 || / UTC$/.test(t.textContent))
+    .map(t => t.outerHTML),
+  ...Array.from(document.querySelectorAll("[data-relative]"))
+    .filter(e => !/^\\((in .+|.+ ago)\\)$/.test(e.textContent)).map(e => e.outerHTML),
+  ...Array.from(document.querySelectorAll("[data-until]"))
+    .filter(e => !/( left|has passed)$/.test(e.textContent)).map(e => e.outerHTML),
+].slice(0, 3)"""
+
+
+def test_times_are_valid_and_relative(site: Site) -> None:
+    """Every <time> holds UTC to the second; its text is UTC for people; the
+    relative form is in the reader's words."""
+    times = 0
+    for shot in site.shots:
+        for stamp, title, text in re.findall(
+            r'<time datetime="([^"]*)" title="([^"]*)">([^<]*)</time>', shot.html
+        ):
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamp), (shot.name, stamp)
+            assert title == text and text.endswith(" UTC"), (shot.name, text)
+            times += 1
+        assert shot.html.count("<time") == shot.html.count('<time datetime="'), shot.name
+    assert times > 100, times
+    relative = [
+        r for s in site.shots for r in re.findall(r'data-relative="[^"]*">([^<]*)<', s.html)
+    ]
+    assert "(less than a minute ago)" in relative and "(1 h ago)" in relative, set(relative)
+
+
+def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: Browser) -> None:
     pages = [shot for shot in site.shots if shot.axe]
     current: dict[str, Shot] = {}
     axe = AXE_JS.read_bytes()
@@ -416,7 +442,8 @@ def test_every_page_passes_axe_at_phone_and_desktop_width(
             headers = {k: v for k, v in got.headers.items() if k.lower() != "content-length"}
             route.fulfill(status=got.status_code, headers=headers, body=got.get_data())
 
-    context = browser.new_context(viewport=WIDTHS["phone"])
+    # a reader far from UTC: static/time.js must show their own time
+    context = browser.new_context(viewport=WIDTHS["phone"], timezone_id="Asia/Kolkata")
     context.route("**/*", serve)
     page = context.new_page()
     found: list[str] = []
@@ -425,6 +452,10 @@ def test_every_page_passes_axe_at_phone_and_desktop_width(
             current["shot"] = shot
             page.set_viewport_size(WIDTHS["phone"])
             page.goto(ORIGIN + shot.path.split("?")[0])
+            # static/time.js ran (the CSP lets it): each time in the browser's zone, UTC on hover
+            wrong = page.evaluate(TIMES_SHOWN)
+            if wrong:
+                found.append(f"{shot.name} ({shot.path}): times not shown locally: {wrong}")
             page.add_script_tag(url=ORIGIN + AXE_PATH)
             for width, size in WIDTHS.items():
                 page.set_viewport_size(size)
@@ -451,6 +482,5 @@ def test_every_page_passes_axe_at_phone_and_desktop_width(
         context.close()
     assert not found, (
         f"{len(found)} serious or critical axe violations in {len(pages)} pages "
-        f"(of {len(site.shots)}):\n"
-        + "\n".join(found)
+        f"(of {len(site.shots)}):\n" + "\n".join(found)
     )
