@@ -55,9 +55,13 @@
       // the fork's own branches sit just below it
       if (r.top > f.bottom && r.top - f.bottom < 3 * f.height) { left = Math.min(left, r.left); }
     });
-    box.scrollLeft += left - b.left - 8;
+    // a little room above and to the left; near the picture's edges, the edge itself
+    // (the "Start" and segment labels stay in view)
+    var x = box.scrollLeft + left - b.left - 8;
+    box.scrollLeft = x < 64 ? 0 : x;
     if (box.scrollHeight > box.clientHeight + 1) {
-      box.scrollTop += f.top - b.top - 8;
+      var y = box.scrollTop + f.top - b.top - 48;
+      box.scrollTop = y < 96 ? 0 : y;
     }
   }
 
