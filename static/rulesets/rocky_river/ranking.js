@@ -128,6 +128,10 @@
 
   function sortable(list) {
     list.classList.add("js");
+    var fieldset = list.closest("fieldset") || list.parentNode;
+    Array.prototype.forEach.call(fieldset.querySelectorAll(".with-script"), function (el) {
+      el.hidden = false; // the words about the buttons and the grip
+    });
     items(list).forEach(enhance);
     if (typeof window.Sortable !== "function") { return; } // buttons and boxes still work
     window.Sortable.create(list, {
