@@ -17,6 +17,7 @@ import hashlib
 import io
 import os
 import secrets
+import stat
 import time
 from collections.abc import Mapping
 from functools import lru_cache
@@ -196,18 +197,28 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def static_digest(folder: str, filename: str) -> str | None:
     """A short digest of a static file's content (None when there is no such
-    file), kept per file path, size and modification time."""
+    file). Kept per file: read again when its size or modification time
+    changed, looked at no more than once a second (every page links a few)."""
+    key = (folder, filename)
+    now = time.monotonic()
+    found = _digests.get(key)
+    if found is not None and now - found[1] < 1.0:
+        return found[0]
     joined = safe_join(folder, filename)  # never outside the static folder
-    if joined is None:
-        return None
-    path = Path(joined)
     try:
-        stat = path.stat()
+        info = os.stat(joined) if joined is not None else None
     except (OSError, ValueError):
-        return None
-    if not path.is_file():
-        return None
-    return _digest_of(str(path), stat.st_size, stat.st_mtime_ns)
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
+        digest = None
+    else:
+        digest = _digest_of(joined or "", info.st_size, info.st_mtime_ns)
+    _digests[key] = (digest, now)
+    return digest
+
+
+# (static folder, file name) -> (its digest or None, when it was last looked at)
+_digests: dict[tuple[str, str], tuple[str | None, float]] = {}
 
 
 @lru_cache(maxsize=512)

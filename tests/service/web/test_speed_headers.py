@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -100,7 +101,9 @@ def test_static_files_are_fingerprinted_and_kept_a_year(client: FlaskClient) -> 
         assert "no-cache" in resp.headers["Cache-Control"]
 
 
-def test_a_changed_static_file_gets_a_new_address(app: Flask, tmp_path: Path) -> None:
+def test_a_changed_static_file_gets_a_new_address(
+    app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Any static file (a game's script as much as the style sheet) gets the
     digest of its content, so a changed file is never served from an old
     year-long cache entry."""
@@ -111,6 +114,9 @@ def test_a_changed_static_file_gets_a_new_address(app: Flask, tmp_path: Path) ->
     with app.test_request_context():
         first = url_for("static", filename="rulesets/a.js")
         script.write_text("let a = 2; // changed\n")
+        # a file is looked at again once a second: a second later
+        later = time.monotonic() + 1.5
+        monkeypatch.setattr(time, "monotonic", lambda: later)
         second = url_for("static", filename="rulesets/a.js")
         missing = url_for("static", filename="nowhere.js")
     assert re.fullmatch(r"/static/rulesets/a\.js\?v=[0-9a-f]{12}", first)
