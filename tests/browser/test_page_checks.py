@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, Route
+from playwright.sync_api import Browser, Route, ViewportSize
 from service.web.web_kit import Clock, form_data, golden_order, new_match_form
 
 from referee.web import create_app
@@ -52,7 +52,10 @@ VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ORIGIN = "http://localhost"  # what the test client's absolute links name
 AXE_PATH = "/__page-checks__/axe.min.js"  # served same-origin, so the page's CSP allows it
-WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
+WIDTHS: dict[str, ViewportSize] = {
+    "phone": {"width": 375, "height": 812},
+    "desktop": {"width": 1280, "height": 800},
+}
 GRAVE = ("serious", "critical")
 # at the second width, only the rules whose outcome depends on the layout (what
 # scrolls, how big a target is); every rule runs at phone width, where the
@@ -116,7 +119,7 @@ class Collector:
     def keep(
         self, name: str, response: Any, path: str, status: int | None, axe: bool = True
     ) -> str:
-        html = response.get_data(as_text=True)
+        html: str = response.get_data(as_text=True)
         code = response.status_code
         assert code < 500, f"{name} ({path}): {code}\n{html[:2000]}"
         if status is not None:
@@ -378,13 +381,13 @@ def test_every_page_is_valid_html(pages: list[Shot], tmp_path: Path) -> None:
         messages = json.loads(run.stdout)["messages"]
     except (ValueError, KeyError):
         pytest.fail(f"vnu gave no report (exit {run.returncode}): {run.stderr[:2000]}")
-    by_file = {f.as_uri(): shot for f, shot in zip(files, pages, strict=True)}
+    by_file = {f.as_uri(): s for f, s in zip(files, pages, strict=True)}
     errors = []
     for m in messages:
         if m.get("type") not in ("error", "non-document-error"):
             continue
-        shot = by_file.get(m.get("url", ""))
-        where = f"{shot.name} ({shot.path})" if shot else m.get("url", "?")
+        found = by_file.get(m.get("url", ""))
+        where = f"{found.name} ({found.path})" if found else m.get("url", "?")
         extract = " ".join((m.get("extract") or "").split())[:160]
         errors.append(f"{where}, line {m.get('lastLine')}: {m['message']}\n    {extract}")
     assert not errors, f"{len(errors)} W3C errors in {len(pages)} pages:\n" + "\n".join(errors)

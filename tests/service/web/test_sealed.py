@@ -149,7 +149,7 @@ def test_the_host_sees_only_when_an_order_was_sent_not_its_receipt(
     assert rnd["sent_at"] == {"1": "2030-01-01T12:30:00Z"}  # the fact and time of it
     assert "receipts" not in rnd
     dashboard = client.get(f"/host/{m.host}").get_data(as_text=True)
-    assert '<time datetime="2030-01-01T12:30:00Z">' in dashboard
+    assert '<time datetime="2030-01-01T12:30:00Z" title="2030-01-01 12:30 UTC">' in dashboard
     m.close()
     # once closed, the host sees the receipt and how often it was replaced
     closed = m.api("GET", "/me", m.host).get_json()
