@@ -24,7 +24,7 @@ def test_the_form_refuses_a_player_name_with_a_line_break(
     r = client.post("/new", data=data)
     assert r.status_code == 422
     near = errors_of(r.get_data(as_text=True), "players-1")
-    assert "seat 2" in near and "U+000A" in near and "line break" in near
+    assert "Seat 2: " in near and "U+000A" in near and "line break" in near
     assert svc.match_ids() == []
 
 
