@@ -166,7 +166,7 @@ def form_problems(form: Any) -> list[Problem]:
 class Pictures(Mapping[str, Markup]):
     """The ruleset's pictures of one view, by name, each drawn only when a
     template first asks for it (:func:`referee.web.pictures.drawn`, which keeps
-    them per state of the view): ``pictures.get("map")`` draws the map alone.
+    them per state of the view): ``pictures.get(name)`` draws that one alone.
     A picture not drawn at this stage (its drawer gave None) is not in it, so
     going through them all (``for name in pictures``, ``if pictures``) draws
     each to know."""
