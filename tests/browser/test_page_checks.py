@@ -101,6 +101,8 @@ def fixed_pages() -> list[tuple[str, str]]:
         ("create: no game chosen", "/new"),
         ("create: Rocky River", "/new?game=rocky-river"),
         ("create: Forks", "/new?game=forks-2e"),
+        ("rules: Rocky River", "/games/rocky-river/rules"),
+        ("rules: Forks", "/games/forks-2e/rules"),
         ("error 404", "/no/such/page"),
     ]
 
