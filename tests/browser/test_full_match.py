@@ -226,8 +226,10 @@ def test_full_match_host_and_three_players(
     expect(ranking.get_by_role("listitem")).to_have_count(27)
     expect(ann.get_by_role("button", name="Move T up")).to_be_visible()  # the script ran
     assert ranking_on(ann) == CARDS
-    # drag T by its grip onto J (both on screen, as a person would): T takes J's place
+    # drag T by its grip onto J (both on screen, as a person would): T takes J's place;
+    # J is kept away from the screen's edge, where dragging scrolls the page
     ranking.locator('li[data-card="J"]').evaluate("li => li.scrollIntoView({block: 'start'})")
+    ann.evaluate("window.scrollBy(0, -150)")
     grip = ranking.locator('li[data-card="T"] .drag-handle').bounding_box()
     onto = ranking.locator('li[data-card="J"]').bounding_box()
     assert grip is not None and onto is not None
@@ -237,6 +239,10 @@ def test_full_match_host_and_three_players(
     for i in range(1, 16):
         ann.mouse.move(x, y + (onto["y"] + onto["height"] / 2 - 4 - y) * i / 15)
         ann.wait_for_timeout(16)  # a person's moves are spread in time
+    # and a person rests on the target before letting go (the list's animation ends)
+    ann.wait_for_timeout(250)
+    ann.mouse.move(x, onto["y"] + onto["height"] / 2 - 3)
+    ann.wait_for_timeout(50)
     ann.mouse.up()
     expected = list(CARDS)
     expected.remove("T")

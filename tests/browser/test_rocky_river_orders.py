@@ -136,9 +136,10 @@ def centre(locator: Locator) -> tuple[float, float]:
 
 
 def show_both(page: Page, top: str) -> None:
-    """Scroll the page so that card ``top`` is near the top of the screen."""
+    """Scroll the page so that card ``top`` is near the top of the screen, but away
+    from the edge (a drag near an edge scrolls the page)."""
     item(page, top).evaluate("li => li.scrollIntoView({block: 'start'})")
-    page.evaluate("window.scrollBy(0, -8)")
+    page.evaluate("window.scrollBy(0, -120)")
 
 
 def mouse_drag(page: Page, card: str, onto: str) -> None:
@@ -150,6 +151,10 @@ def mouse_drag(page: Page, card: str, onto: str) -> None:
     for i in range(1, 16):
         page.mouse.move(x0, y0 + (y1 - y0 - 4) * i / 15)
         page.wait_for_timeout(16)
+    # rest on the target before letting go, as a person does (the list's animation ends)
+    page.wait_for_timeout(250)
+    page.mouse.move(x0, y1 - 3)
+    page.wait_for_timeout(50)
     page.mouse.up()
 
 
@@ -167,6 +172,9 @@ def touch_drag(page: Page, cdp: CDPSession, card: str, onto: str) -> None:
     for i in range(1, 16):
         touch("touchMove", y0 + (y1 - y0 - 4) * i / 15)
         page.wait_for_timeout(16)
+    page.wait_for_timeout(250)
+    touch("touchMove", y1 - 3)
+    page.wait_for_timeout(50)
     touch("touchEnd", 0)
 
 
