@@ -346,7 +346,9 @@ class Ruleset(ABC):
 
     def audit(self, document: JSON, *, stored: bool = False) -> JSON:
         """For the host: what each seat could have done better (RuleError
-        ``audit/...`` when the game or the match does not allow it)."""
+        ``audit/...`` when the game or the match does not allow it). An audit
+        whose time budget ran out says ``"complete": false`` at its top level:
+        the service keeps only complete audits (per match state)."""
         raise RuleError.single("audit/unavailable", f"{self.title} has no audit")
 
     def audit_text(self, document: JSON, *, stored: bool = False) -> str:

@@ -1178,8 +1178,11 @@ class Referee:
             found = self._audits.get(key)
         if found is None:
             found = state.ruleset.audit(document, stored=True)
-            with self._audits_lock:
-                self._audits[key] = found
+            # an audit cut short by its time budget ("complete": false) is not kept:
+            # a later request, on a less busy moment, may prove what this one could not
+            if not (isinstance(found, dict) and found.get("complete") is False):
+                with self._audits_lock:
+                    self._audits[key] = found
         return copy.deepcopy(found)
 
     def recheck(self, match_id: str) -> list[str]:

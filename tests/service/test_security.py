@@ -327,7 +327,7 @@ def test_seat_tokens_open_no_host_route_and_host_tokens_no_seat_route(
         # the other kind of token: a seat's on host routes, the host's on seat routes
         token = m.seats[1] if blueprint == "host" else m.host
         with app.test_request_context():
-            url = rule.build({"token": token, "seat": 1}, append_unknown=False)
+            url = rule.build({"token": token, "seat": 1, "who": "1"}, append_unknown=False)
         assert url is not None
         path = url[1]
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
