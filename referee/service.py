@@ -212,8 +212,8 @@ def check_settings(raw: object, rules: Ruleset) -> dict[str, Any]:
                 problems.append(
                     Problem(
                         "settings/bad_deadline",
-                        f"deadline_hours must be a number from 0 (no deadline) to "
-                        f"{MAX_DEADLINE_HOURS}, not {value!r}",
+                        f"the deadline must be a number of hours from 0 "
+                        f"(no deadline) to {MAX_DEADLINE_HOURS}, not {value!r}",
                         key,
                     )
                 )

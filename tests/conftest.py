@@ -15,6 +15,37 @@ from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
 from referee.rulesets.rocky_river.river_map import RiverMap
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The quick local run (`pytest -m "not slow"`, README) leaves these out; CI runs all.
+# A whole folder or module is slow when its tests start servers, browsers or
+# fuzzers, or walk whole matches at every state; the PostgreSQL variant of every
+# database test is slow too (the SQLite one stays in the quick run).
+SLOW_FOLDERS = ("browser", "reliability")
+SLOW_MODULES = (
+    "test_audit.py",  # the audits against brute force
+    "test_openapi.py",  # Schemathesis over every operation
+    "test_posts_render.py",  # every post of both games at every state, three renderers
+    "test_properties.py",  # hypothesis: whole random matches
+    "test_visibility.py",  # every channel at every state of a Forks match
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests the quick local run leaves out (``slow``, see above)."""
+    slow = pytest.mark.slow
+    for item in items:
+        parts = item.path.relative_to(REPO / "tests").parts
+        if parts[0] in SLOW_FOLDERS or item.path.name in SLOW_MODULES or _on_postgresql(item):
+            item.add_marker(slow)
+
+
+def _on_postgresql(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and any(
+        isinstance(v, str) and v == "postgresql" for v in callspec.params.values()
+    )
+
+
 GOLDEN_ROOT = REPO / "tests" / "golden"  # one folder per game, named as its ruleset
 GOLDEN = GOLDEN_ROOT / "rocky-river"
 SHARED_ROOT = REPO.parent / "shared"  # the rules contracts, when beside the checkout

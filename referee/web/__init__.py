@@ -33,9 +33,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import safe_join
 
 from referee.db import database_url, make_engine, migrate
+from referee.errors import RuleError
 from referee.resources import bundled_dir
 from referee.service import Referee
-from referee.web.common import check_text, not_text_at
+from referee.web.common import not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
 
 csrf = CSRFProtect()
@@ -167,7 +168,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.view_args and not_text_at(list(request.view_args.values())):
             abort(404, description="This address does not name anything here.")
         if request.method in ("POST", "PUT") and not request.path.startswith("/api/"):
-            check_text(request.form.to_dict(flat=False), "the form")
+            for field, values in request.form.to_dict(flat=False).items():
+                found = not_text_at([field, *values])
+                if found is not None:
+                    raise RuleError.single(
+                        "request/bad_text",
+                        f"a field of the form holds the character {found[1]}, a control "
+                        "character or a code point that is not text; send plain text "
+                        "(tabs and new lines are fine)",
+                        field,
+                    )
 
     @app.after_request
     def _headers(response: Response) -> Response:

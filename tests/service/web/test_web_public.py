@@ -207,7 +207,7 @@ def test_bad_players_and_settings_are_refused_field_by_field(
     assert "Seat 3: garnets are a whole number, 0 or more, not &#39;lots&#39;" in errors_of(
         html, "players-2"
     )
-    assert "deadline_hours must be a number" in errors_of(html, "deadline_hours")
+    assert "the deadline must be a number of hours" in errors_of(html, "deadline_hours")
     assert "5 problems:" in html
     # typed values are kept
     assert 'value="-1"' in html and 'value="lots"' in html and 'value="soon"' in html
