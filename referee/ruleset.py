@@ -41,6 +41,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 from referee.errors import Problem, RuleError
+from referee.text import ONE_LINE_RULE, line_fault
 
 JSON = Any
 ViewerKind = Literal["public", "seat", "host"]
@@ -197,11 +198,18 @@ def _setting_fault(spec: Setting, value: Any) -> str | None:
         return None if ok else f"must list {shown} once each, in any order"
     if not isinstance(value, Mapping):
         return f"must be an object from {shown} to names"
+    seen: dict[str, str] = {}
     for key, name in value.items():
         if key not in spec.choices:
             return f"names {key!r}, which is not one of {shown}"
-        if not isinstance(name, str) or not name.strip() or len(name) > 40 or "\n" in name:
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
             return f"gives {key!r} the name {name!r}: a name is 1 to 40 characters on one line"
+        bad = line_fault(name)
+        if bad is not None:
+            return f"gives {key!r} a name holding {bad}: {ONE_LINE_RULE}"
+        same = seen.setdefault(name.strip().casefold(), key)
+        if same != key:
+            return f"gives {same!r} and {key!r} the same name {name!r}: each needs its own"
     return None
 
 

@@ -50,6 +50,16 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         lambda d: d["settings"].update(tiebreak=["blue", "blue", "grey", "green", "red"]),
         ["settings/bad_order"],
     ),
+    (
+        "a name that reorders text",
+        lambda d: d["settings"].update(names={"blue": "Blue\u202eX"}),
+        ["settings/bad_names"],
+    ),
+    (
+        "two destinations named alike",
+        lambda d: d["settings"].update(names={"blue": "Home", "red": "home "}),
+        ["settings/bad_names"],
+    ),
     ("merge not a flag", lambda d: d["settings"].update(merge="yes"), ["settings/not_a_flag"]),
     ("unknown setting", lambda d: d["settings"].update(speed=2), ["settings/unknown"]),
     ("no seed", lambda d: d.pop("seed"), ["match/bad_seed"]),
