@@ -170,6 +170,23 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _order_row(
+    match_id: str, number: int, seat: int, order: Any, host_entered: bool, now: datetime
+) -> dict[str, Any]:
+    """An order's row as stored, with a fresh salt and the receipt made from it."""
+    salt = secrets.token_hex(16)
+    return {
+        "match_id": match_id,
+        "round_number": number,
+        "seat": seat,
+        "payload": order,
+        "salt": salt,
+        "receipt": receipt_for(order, salt),
+        "host_entered": host_entered,
+        "submitted_at": now,
+    }
+
+
 def receipt_for(order: Any, salt: str) -> str:
     """The commitment of an order: SHA-256 of ``salt:canonical-json(order)``."""
     return hashlib.sha256(f"{salt}:{canonical_json(order)}".encode()).hexdigest()
@@ -736,21 +753,9 @@ class Referee:
                 phase = rules.phase(step.phase)
                 check_against_schema(order, phase.schema, f"the {phase.order_key} order")
                 normalized = rules.check_order(game, step, seat, order)
-                salt = secrets.token_hex(16)
-                receipt = receipt_for(normalized, salt)
-                conn.execute(
-                    self._upsert_order(conn),
-                    {
-                        "match_id": match_id,
-                        "round_number": r.number,
-                        "seat": seat,
-                        "payload": normalized,
-                        "salt": salt,
-                        "receipt": receipt,
-                        "host_entered": host_entered,
-                        "submitted_at": now,
-                    },
-                )
+                row = _order_row(match_id, r.number, seat, normalized, host_entered, now)
+                receipt = str(row["receipt"])
+                conn.execute(self._upsert_order(conn), row)
                 if m.settings.get("close_early") and m.paused_at is None:
                     params = {"match_id": match_id, "number": r.number}
                     sent = set(conn.execute(_ROUND_SEATS, params).scalars())
@@ -814,27 +819,13 @@ class Referee:
             normalized = rules.check_order(game, step, seat, order)
         except RuleError:
             return None  # refused: the locked path refuses it on the state under the lock
-        salt = secrets.token_hex(16)
-        receipt = receipt_for(normalized, salt)
-        now = self.clock()
+        row = _order_row(match_id, r.number, seat, normalized, host_entered, self.clock())
         with self._autocommit.connect() as conn:
-            stored = conn.execute(
-                self._guarded_order(),
-                {
-                    "match_id": match_id,
-                    "round_number": r.number,
-                    "seat": seat,
-                    "payload": normalized,
-                    "salt": salt,
-                    "receipt": receipt,
-                    "host_entered": host_entered,
-                    "submitted_at": now,
-                },
-            ).first()
+            stored = conn.execute(self._guarded_order(), row).first()
         if stored is None:
             self._forget(match_id)
             return None
-        return receipt
+        return str(row["receipt"])
 
     def _cached_state_before(
         self, rules: Ruleset, match_id: str, number: int, setup: Setup, settings: Any

@@ -46,7 +46,7 @@ from referee.web.common import (
     status_for,
 )
 from referee.web.game import web_for
-from referee.web.pages import form_problems, group_problems, now, view_context
+from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
 from referee.web.player import order_form, submit
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -359,16 +359,8 @@ REISSUED_FOR = timedelta(hours=1)
 
 
 def _reissued() -> list[dict[str, Any]]:
-    """The re-issued links this browser's session keeps, newest first (those
-    older than :data:`REISSUED_FOR` dropped)."""
-    kept = session.get(REISSUED_KEY)
-    if not isinstance(kept, list):
-        return []
-    oldest = now().timestamp() - REISSUED_FOR.total_seconds()
-    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
-    if len(fresh) != len(kept):
-        session[REISSUED_KEY] = fresh
-    return fresh
+    """The re-issued links this browser's session keeps, newest first."""
+    return kept_in_session(REISSUED_KEY, REISSUED_FOR)
 
 
 @bp.get("/<token>/reissued/<who>")

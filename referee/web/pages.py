@@ -13,10 +13,10 @@ web module (see :mod:`referee.web.game`), never here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Flask
+from flask import Flask, session
 from markupsafe import Markup
 
 from referee.errors import Problem
@@ -28,6 +28,7 @@ from referee.web.pictures import drawn
 __all__ = [
     "form_problems",
     "group_problems",
+    "kept_in_session",
     "now",
     "parse_iso",
     "relative",
@@ -57,6 +58,20 @@ def template_helpers(app: Flask) -> None:
 def now() -> datetime:
     """The service's clock (tests may move it)."""
     return referee().clock()
+
+
+def kept_in_session(key: str, keep_for: timedelta) -> list[dict[str, Any]]:
+    """The entries a page keeps for this browser under ``key`` of its signed
+    session (new matches' links, a re-issued link), newest first, once those
+    older than ``keep_for`` (by their ``at``, a timestamp) are dropped."""
+    kept = session.get(key)
+    if not isinstance(kept, list):
+        return []
+    oldest = now().timestamp() - keep_for.total_seconds()
+    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
+    if len(fresh) != len(kept):
+        session[key] = fresh
+    return fresh
 
 
 def parse_iso(value: str | None) -> datetime | None:

@@ -44,7 +44,7 @@ from referee.views import revealed_orders, view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
-from referee.web.pages import form_problems, group_problems, now, view_context
+from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
 
 bp = Blueprint("public", __name__)
 
@@ -262,16 +262,8 @@ def new_match() -> ResponseReturnValue:
 
 
 def _kept() -> list[dict[str, Any]]:
-    """The new matches' links this browser's session keeps, newest first, once
-    those kept longer than :data:`LINKS_KEPT_FOR` are dropped."""
-    kept = session.get(SESSION_KEY)
-    if not isinstance(kept, list):
-        return []
-    oldest = now().timestamp() - LINKS_KEPT_FOR.total_seconds()
-    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
-    if len(fresh) != len(kept):
-        session[SESSION_KEY] = fresh
-    return fresh
+    """The new matches' links this browser's session keeps, newest first."""
+    return kept_in_session(SESSION_KEY, LINKS_KEPT_FOR)
 
 
 def _size(value: Any) -> int:
