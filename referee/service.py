@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, Integer, bindparam, literal, or_, union_all, update
+from sqlalchemy import Engine, Integer, bindparam, exists, literal, or_, union_all, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -91,6 +91,8 @@ _ROUND_FIELDS = core_select(
         for name in ("number", "phase", "status", "deadline", "title", "acting")
     )
 ).where(col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number"))
+
+
 # PostgreSQL's guarded order (see Referee._submit_guarded), one statement: lock the
 # match row if the round is still the latest opened and the match has not
 # finished; then lock the round row if it is still open and before its deadline
@@ -99,38 +101,55 @@ _ROUND_FIELDS = core_select(
 # (READ COMMITTED re-checks the conditions on their newest version), so a close or
 # a deadline change committed while the statement waited makes it find nothing,
 # and then it changes nothing.
-_GUARD_MATCH = (
-    core_select(col(Match.id).label("id"), col(Match.paused_at).label("paused_at"))
-    .where(
+def _guard(with_token: bool) -> tuple[Any, Any]:
+    """The guard's two CTEs (the round it stores into, the match's version bump).
+    ``with_token``: the match row is locked only if the seat's secret link still
+    has the digest sent (``digest``), so a link re-issued meanwhile stores nothing
+    (the caller then asks who the link belongs to, as any request does)."""
+    conditions = [
         col(Match.id) == bindparam("match_id"),
         col(Match.rounds_opened) == bindparam("round_number"),
         col(Match.finished).is_(False),
+    ]
+    if with_token:
+        conditions.append(
+            exists().where(
+                col(Seat.match_id) == bindparam("match_id"),
+                col(Seat.seat) == bindparam("seat"),
+                col(Seat.token_hash) == bindparam("digest"),
+            )
+        )
+    guard_match = (
+        core_select(col(Match.id).label("id"), col(Match.paused_at).label("paused_at"))
+        .where(*conditions)
+        .with_for_update(of=Match.__table__)  # type: ignore[attr-defined]
+        .cte("guard_match")
     )
-    .with_for_update(of=Match.__table__)  # type: ignore[attr-defined]
-    .cte("guard_match")
-)
-_GUARD_ROUND = (
-    core_select(col(Round.match_id).label("match_id"), col(Round.number).label("number"))
-    .join(_GUARD_MATCH, _GUARD_MATCH.c.id == col(Round.match_id))
-    .where(
-        col(Round.number) == bindparam("round_number"),
-        col(Round.status) == "open",
-        or_(
-            col(Round.deadline).is_(None),
-            col(Round.deadline) > bindparam("submitted_at"),
-            _GUARD_MATCH.c.paused_at.is_not(None),
-        ),
+    guard_round = (
+        core_select(col(Round.match_id).label("match_id"), col(Round.number).label("number"))
+        .join(guard_match, guard_match.c.id == col(Round.match_id))
+        .where(
+            col(Round.number) == bindparam("round_number"),
+            col(Round.status) == "open",
+            or_(
+                col(Round.deadline).is_(None),
+                col(Round.deadline) > bindparam("submitted_at"),
+                guard_match.c.paused_at.is_not(None),
+            ),
+        )
+        .with_for_update(of=Round.__table__)  # type: ignore[attr-defined]
+        .cte("guard_round")
     )
-    .with_for_update(of=Round.__table__)  # type: ignore[attr-defined]
-    .cte("guard_round")
-)
-_GUARD_BUMP = (
-    update(Match)
-    .where(col(Match.id).in_(core_select(_GUARD_ROUND.c.match_id)))
-    .values(version=col(Match.version) + 1)
-    .returning(col(Match.id).label("id"))
-    .cte("guard_bump")
-)
+    guard_bump = (
+        update(Match)
+        .where(col(Match.id).in_(core_select(guard_round.c.match_id)))
+        .values(version=col(Match.version) + 1)
+        .returning(col(Match.id).label("id"))
+        .cte("guard_bump")
+    )
+    return guard_round, guard_bump
+
+
 _ROUND_RESULT = select(Round.result).where(
     col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
 )
@@ -393,7 +412,11 @@ class Referee:
         self._before: LRUCache[tuple[str, int], Any] = LRUCache(maxsize=256)
         self._hints_lock = threading.Lock()
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._guarded: Any = None  # the guarded order statement, built once
+        self._guarded: dict[bool, Any] = {}  # the guarded order statements, built once
+        # PostgreSQL's order path: a seat link's digest -> (match id, seat), as
+        # find_token last found it; only a hint, checked again by the guarded
+        # statement itself (see submit_order's ``token``)
+        self._links: LRUCache[str, tuple[str, int]] = LRUCache(maxsize=HINTS_CACHE_SIZE * 8)
 
     # ---- reading -------------------------------------------------------
 
@@ -449,7 +472,22 @@ class Referee:
         # authenticated request
         with self._single_read.connect() as conn:
             row = conn.execute(_FIND_TOKEN, {"digest": digest}).first()
-        return (str(row[0]), row[1]) if row is not None else None
+        if row is None:
+            return None
+        if row[1] is not None and not self._sqlite:
+            with self._hints_lock:
+                self._links[digest] = (str(row[0]), int(row[1]))
+        return (str(row[0]), row[1])
+
+    def seat_link_hint(self, token: str) -> tuple[str, int] | None:
+        """On PostgreSQL: the (match, seat) a seat's secret link belonged to when
+        this process last looked it up, without asking the database; None when
+        not known (or on SQLite). Only a hint: an order sent with it goes through
+        :meth:`submit_order` with ``token``, which checks the link again."""
+        if self._sqlite or not token or len(token) > 200:
+            return None
+        with self._hints_lock:
+            return self._links.get(token_hash(token))
 
     def ruleset_of(self, match_id: str) -> Ruleset:
         """A match's ruleset (it never changes), read once per process."""
@@ -689,8 +727,15 @@ class Referee:
         host_entered: bool = False,
         kind: str | None = None,
         round_number: int | None = None,
+        token: str | None = None,
     ) -> str:
         """Check and store ``seat``'s order for the open round; the receipt.
+
+        ``token`` (optional): the seat's secret link, not yet checked by the
+        caller (see :meth:`seat_link_hint`). The guarded statement then stores
+        the order only if the link is still the seat's; otherwise the link is
+        looked up before anything else (``auth/forbidden`` unless it is the
+        seat's link of this match), as every request's link is.
 
         ``kind`` (optional) is the API body key the caller sent the order under
         (its phase's ``order_key``); it must be the open step's. ``round_number`` (optional) is
@@ -712,9 +757,15 @@ class Referee:
         stores nothing and the locked path decides.
         """
         if not self._sqlite:
-            receipt = self._submit_guarded(match_id, seat, order, host_entered, kind, round_number)
+            receipt = self._submit_guarded(
+                match_id, seat, order, host_entered, kind, round_number, token
+            )
             if receipt is not None:
                 return receipt
+        if token is not None and self.find_token(token) != (match_id, seat):
+            raise RuleError.single(
+                "auth/forbidden", "this token does not give access to this match"
+            )
         return self._submit_locked(match_id, seat, order, host_entered, kind, round_number)
 
     def _submit_locked(
@@ -780,9 +831,12 @@ class Referee:
         host_entered: bool,
         kind: str | None,
         round_number: int | None,
+        token: str | None = None,
     ) -> str | None:
         """PostgreSQL's fast order path: the receipt, or None when the order was
         not stored (the caller then takes the locked path, which says why).
+        With ``token``, the statement also requires that it is still the seat's
+        secret link.
 
         Checked against the open round as the last locked order of this match
         in this process found it (its number, phase, acting seats and the game
@@ -820,8 +874,10 @@ class Referee:
         except RuleError:
             return None  # refused: the locked path refuses it on the state under the lock
         row = _order_row(match_id, r.number, seat, normalized, host_entered, self.clock())
+        if token is not None:
+            row["digest"] = token_hash(token)
         with self._autocommit.connect() as conn:
-            stored = conn.execute(self._guarded_order(), row).first()
+            stored = conn.execute(self._guarded_order(token is not None), row).first()
         if stored is None:
             self._forget(match_id)
             return None
@@ -841,34 +897,33 @@ class Referee:
                 self._before[key] = found
         return found
 
-    def _guarded_order(self) -> Any:
-        """INSERT ... SELECT FROM the guard (see :data:`_GUARD_ROUND`) ... ON
+    def _guarded_order(self, with_token: bool) -> Any:
+        """INSERT ... SELECT FROM the guard (see :func:`_guard`) ... ON
         CONFLICT (match, round, seat) DO UPDATE: PostgreSQL only."""
-        if self._guarded is None:
+        if with_token not in self._guarded:
+            guard_round, guard_bump = _guard(with_token)
             columns = ("payload", "salt", "receipt", "host_entered", "submitted_at")
             source = core_select(
                 bindparam("match_id", type_=Order.__table__.c.match_id.type),  # type: ignore[attr-defined]
-                _GUARD_ROUND.c.number,
+                guard_round.c.number,
                 bindparam("seat", type_=Integer),
                 *(
                     bindparam(c, type_=Order.__table__.c[c].type)  # type: ignore[attr-defined]
                     for c in columns
                 ),
                 literal(1, Integer),
-            ).select_from(
-                _GUARD_ROUND.join(_GUARD_BUMP, _GUARD_BUMP.c.id == _GUARD_ROUND.c.match_id)
-            )
+            ).select_from(guard_round.join(guard_bump, guard_bump.c.id == guard_round.c.match_id))
             pg = postgresql_insert(Order).from_select(
                 ["match_id", "round_number", "seat", *columns, "revision"], source
             )
-            self._guarded = pg.on_conflict_do_update(
+            self._guarded[with_token] = pg.on_conflict_do_update(
                 index_elements=["match_id", "round_number", "seat"],
                 set_={
                     **{c: getattr(pg.excluded, c) for c in columns},
                     "revision": col(Order.revision) + 1,
                 },
             ).returning(col(Order.id))
-        return self._guarded
+        return self._guarded[with_token]
 
     def _state_before(
         self,

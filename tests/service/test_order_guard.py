@@ -211,3 +211,91 @@ def test_a_close_committed_while_the_statement_waits_stores_nothing(
     assert waited > 0.5  # it did wait for the close's lock
     assert set(stored(engine, mid)) == {1}
     assert orders.state(mid).rounds[0].closed_by == "host"
+
+
+# ---- the API's seat links on the order path ------------------------------------
+
+
+def _api_match(client: Any) -> tuple[str, str, dict[str, str]]:
+    created = client.post(
+        "/api/matches",
+        json={
+            "name": "m",
+            "map": "three-rapids",
+            "players": PLAYERS,
+            "settings": {"deadline_hours": 24},
+        },
+    ).get_json()
+    mid, host = created["id"], created["host_token"]
+    opened = client.post(
+        f"/api/matches/{mid}/rounds/open", headers={"Authorization": f"Bearer {host}"}, json={}
+    )
+    assert opened.status_code == 200
+    return mid, host, created["player_tokens"]
+
+
+def _put(client: Any, mid: str, token: str, body: Any) -> Any:
+    return client.put(
+        f"/api/matches/{mid}/orders", headers={"Authorization": f"Bearer {token}"}, json=body
+    )
+
+
+def test_a_known_seat_link_is_not_looked_up_again_for_an_order(
+    client: Any, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL an order sent with a seat link this process has seen is
+    stored without asking who the link belongs to (the guarded statement checks
+    it); on SQLite every order's link is looked up first."""
+    mid, _host, seats = _api_match(client)
+    svc = app.extensions["referee"]
+    looked_up: list[str] = []
+    original = svc.find_token
+
+    def counting(token: str) -> Any:
+        looked_up.append(token)
+        return original(token)
+
+    monkeypatch.setattr(svc, "find_token", counting)
+    for _ in range(3):
+        answer = _put(client, mid, seats["1"], {"round": 1, "draft": DECK})
+        assert answer.status_code == 200, answer.get_json()
+    postgres = svc.engine.dialect.name == "postgresql"
+    assert len(looked_up) == (1 if postgres else 3)
+    assert svc.state(mid).orders[0].payload == DECK
+
+
+def test_a_reissued_seat_link_stops_at_once_on_the_order_path(client: Any, app: Any) -> None:
+    """The old link of a seat, known to this process, is refused (403) as soon as
+    the link is re-issued, with a good order or a bad one, and stores nothing;
+    the new link sends orders."""
+    mid, _host, seats = _api_match(client)
+    svc = app.extensions["referee"]
+    old = seats["2"]
+    assert _put(client, mid, old, {"round": 1, "draft": DECK}).status_code == 200
+    assert _put(client, mid, old, {"round": 1, "draft": DECK}).status_code == 200
+    before = {o.seat: (o.receipt, o.revision) for o in svc.state(mid).orders}
+    version = svc.state(mid).match.version
+    new = svc.reissue_token(mid, 2)
+    for body in (
+        {"round": 1, "draft": list(reversed(DECK))},  # good: the guarded statement refuses it
+        {"round": 1, "draft": DECK[:3]},  # refused by the rules: the link is checked first
+        {"round": 1, "mapping": {}},  # the wrong kind of order
+        {"round": 1, "draft": DECK, "seat": 3},  # another seat
+    ):
+        answer = _put(client, mid, old, body)
+        assert answer.status_code == 403, (body, answer.get_json())
+        assert [e["code"] for e in answer.get_json()["errors"]] == ["auth/forbidden"]
+    assert {o.seat: (o.receipt, o.revision) for o in svc.state(mid).orders} == before
+    assert svc.state(mid).match.version == version + 1  # the re-issue alone
+    answer = _put(client, mid, new, {"round": 1, "draft": list(reversed(DECK))})
+    assert answer.status_code == 200
+    assert {o.seat: o.payload for o in svc.state(mid).orders}[2] == list(reversed(DECK))
+
+
+def test_a_seat_link_sent_to_another_match_is_refused(client: Any) -> None:
+    """A link known for one match vouches for nothing in another."""
+    first, _h1, seats = _api_match(client)
+    second, _h2, _s2 = _api_match(client)
+    assert _put(client, first, seats["1"], {"round": 1, "draft": DECK}).status_code == 200
+    answer = _put(client, second, seats["1"], {"round": 1, "draft": DECK})
+    assert answer.status_code == 403
