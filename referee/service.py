@@ -26,10 +26,22 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache
-from sqlalchemy import Engine, Integer, bindparam, exists, literal, or_, union_all, update
+from sqlalchemy import (
+    Engine,
+    Integer,
+    bindparam,
+    create_engine,
+    event,
+    exists,
+    literal,
+    or_,
+    union_all,
+    update,
+)
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from referee.db import read, transaction
@@ -411,7 +423,7 @@ class Referee:
         self._hints: LRUCache[str, _Hint] = LRUCache(maxsize=HINTS_CACHE_SIZE)
         self._before: LRUCache[tuple[str, int], Any] = LRUCache(maxsize=256)
         self._hints_lock = threading.Lock()
-        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._guard_engine: Engine | None = None  # see _guard_connection
         self._guarded: dict[bool, Any] = {}  # the guarded order statements, built once
         # PostgreSQL's order path: a seat link's digest -> (match id, seat), as
         # find_token last found it; only a hint, checked again by the guarded
@@ -876,8 +888,14 @@ class Referee:
         row = _order_row(match_id, r.number, seat, normalized, host_entered, self.clock())
         if token is not None:
             row["digest"] = token_hash(token)
-        with self._autocommit.connect() as conn:
-            stored = conn.execute(self._guarded_order(token is not None), row).first()
+        try:
+            with self._guard_connection() as conn:
+                stored = conn.execute(self._guarded_order(token is not None), row).first()
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            stored = None  # a connection lost (a restarted server): the locked path
+
         if stored is None:
             self._forget(match_id)
             return None
@@ -896,6 +914,21 @@ class Referee:
             with self._hints_lock:
                 self._before[key] = found
         return found
+
+    def _guard_connection(self) -> Any:
+        """A connection for the guarded statement: in autocommit mode, from a
+        small pool of its own that does not ping a connection before lending it
+        (a round trip per order). A connection found dead makes the statement
+        fail, which sends the order down the locked path, whose pool pings; the
+        pool is disposed with the service's engine."""
+        with self._hints_lock:
+            if self._guard_engine is None:
+                self._guard_engine = create_engine(
+                    self.engine.url, isolation_level="AUTOCOMMIT", pool_size=5, max_overflow=5
+                )
+                guard = self._guard_engine
+                event.listen(self.engine, "engine_disposed", lambda _engine: guard.dispose())
+            return self._guard_engine.connect()
 
     def _guarded_order(self, with_token: bool) -> Any:
         """INSERT ... SELECT FROM the guard (see :func:`_guard`) ... ON

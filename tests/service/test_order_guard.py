@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 
 from referee.db import make_engine, migrate
 from referee.errors import RuleError
@@ -299,3 +299,27 @@ def test_a_seat_link_sent_to_another_match_is_refused(client: Any) -> None:
     assert _put(client, first, seats["1"], {"round": 1, "draft": DECK}).status_code == 200
     answer = _put(client, second, seats["1"], {"round": 1, "draft": DECK})
     assert answer.status_code == 403
+
+
+def test_an_order_on_a_lost_guard_connection_takes_the_locked_path(
+    pg_engine: Engine, clock: Clock
+) -> None:
+    """The guarded statement's pool lends connections without a ping: one the
+    server dropped (a restart) fails the statement, and the order is stored by
+    the locked path (whose pool pings) instead of failing."""
+    svc = Counted(pg_engine, clock)
+    mid = new_match(svc, deadline_hours=24)
+    svc.open_round(mid)
+    svc.submit_order(mid, 1, DECK)
+    svc.submit_order(mid, 2, DECK)  # guarded: the guard's pool holds a connection now
+    assert svc.guarded == [False, True]
+    with svc._guard_connection() as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
+    with pg_engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar()
+    time.sleep(0.2)
+    receipt = svc.submit_order(mid, 3, DECK)
+    assert svc.guarded[-1] is False and svc.locked == 2
+    assert stored(pg_engine, mid)[3][1] == receipt
+    assert svc.submit_order(mid, 3, list(reversed(DECK)))  # and the guard's pool recovers
+    assert svc.guarded[-1] is True
