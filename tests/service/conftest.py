@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,19 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+class Clock:
+    """A service clock that tests move (``advance(hours=1)``)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: Any) -> None:
+        self.now += timedelta(**kwargs)
 
 
 PLAYERS: list[dict[str, Any]] = [

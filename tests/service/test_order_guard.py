@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -21,20 +21,9 @@ from referee.models import Order
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
 
-from .conftest import PLAYERS, drop_schemas, postgres_schema
+from .conftest import PLAYERS, Clock, drop_schemas, postgres_schema
 
 DECK = list(load_deck().ids)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs: Any) -> None:
-        self.now += timedelta(**kwargs)
 
 
 class Counted(Referee):

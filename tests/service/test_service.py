@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,20 +13,9 @@ from referee.errors import RuleError
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
 
-from .conftest import PLAYERS
+from .conftest import PLAYERS, Clock
 
 DECK = list(load_deck().ids)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs: Any) -> None:
-        self.now += timedelta(**kwargs)
 
 
 @pytest.fixture
