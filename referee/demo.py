@@ -7,6 +7,9 @@ Its links are printed for the server the user will start: ``referee demo
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.service import Referee
 
@@ -19,6 +22,18 @@ def demo_base_url(base_url: str | None, port: int = DEFAULT_PORT) -> str:
     if base_url and base_url.strip():
         return base_url.strip().rstrip("/")
     return f"http://127.0.0.1:{port}"
+
+
+def play_steps(svc: Referee, match_id: str, steps: Sequence[Mapping[int, Any]]) -> None:
+    """Play ``steps`` (each step's orders by seat) in a new match, then open the
+    next step unless the match has finished."""
+    for orders in steps:
+        svc.open_round(match_id)
+        for seat, order in orders.items():
+            svc.submit_order(match_id, seat, order)
+        svc.close_round(match_id)
+    if not svc.state(match_id).match.finished:
+        svc.open_round(match_id)
 
 
 def create_demo(
@@ -39,13 +54,7 @@ def create_demo(
         ruleset=game,
         seed=demo.seed,
     )
-    for orders in demo.steps[:play]:
-        svc.open_round(created.match_id)
-        for seat, order in orders.items():
-            svc.submit_order(created.match_id, seat, order)
-        svc.close_round(created.match_id)
-    if not svc.state(created.match_id).match.finished:
-        svc.open_round(created.match_id)
+    play_steps(svc, created.match_id, demo.steps[:play])
     names = {p["seat"]: p["name"] for p in demo.players}
     return [
         ("host (keep private)", f"{base_url}/host/{created.host_token}"),

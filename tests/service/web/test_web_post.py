@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
+from referee.demo import play_steps
 from referee.markup import to_html
 from referee.ruleset import Viewer, get_ruleset, ruleset_names
 from referee.service import Referee
@@ -61,13 +62,7 @@ def play(svc: Referee, game: str, names: tuple[str, ...], match_name: str, steps
         ruleset=game,
         seed=demo.seed,
     )
-    for orders in demo.steps[:steps]:
-        svc.open_round(created.match_id)
-        for seat, order in orders.items():
-            svc.submit_order(created.match_id, seat, order)
-        svc.close_round(created.match_id)
-    if not svc.state(created.match_id).match.finished:
-        svc.open_round(created.match_id)
+    play_steps(svc, created.match_id, demo.steps[:steps])
     return created.host_token
 
 
