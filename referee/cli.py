@@ -83,11 +83,12 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
 
 def _service() -> Referee:
     from referee.db import database_url, make_engine, migrate
+    from referee.notify.config import NotifyConfig
     from referee.service import Referee
 
     engine = make_engine(database_url())
     migrate(engine)
-    return Referee(engine)
+    return Referee(engine, notify=NotifyConfig.from_env())
 
 
 def _recheck(match_id: str, as_json: bool) -> None:
@@ -137,6 +138,40 @@ def close_due_cmd() -> None:
         click.echo(f"closed round {number} of match {match_id}")
     if not closed:
         click.echo("no round was due")
+
+
+@main.command("notify")
+@click.option(
+    "--limit",
+    default=500,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Send at most this many messages in this run.",
+)
+@click.option(
+    "--lease",
+    default=300,
+    show_default=True,
+    type=click.IntRange(30, 86_400),
+    help="Seconds a message stays claimed by this run while it is sent.",
+)
+def notify_cmd(limit: int, lease: int) -> None:
+    """Close rounds past their deadline (opening the next where the match runs
+    by itself), queue due reminders, send the messages due, and exit. Safe from
+    cron on several machines at once: each message is claimed by one run."""
+    from datetime import timedelta
+
+    from referee.notify.outbox import deliver_due
+
+    svc = _service()
+    closed = svc.close_due()
+    reminders = svc.queue_reminders()
+    report = deliver_due(svc.engine, svc.notify, limit=limit, lease=timedelta(seconds=lease))
+    click.echo(f"closed {len(closed)} round(s), queued {reminders} reminder(s); {report.line()}")
+    if not svc.notify.mail_enabled:
+        waiting = svc.waiting_emails()
+        if waiting:
+            click.echo(f"{waiting} e-mail(s) wait: this server has no REFEREE_SMTP_URL", err=True)
 
 
 @main.command("demo")

@@ -79,3 +79,65 @@ class Order(SQLModel, table=True):
     host_entered: bool = False
     submitted_at: datetime = Field(default_factory=utcnow)
     revision: int = 1  # how many times the seat sent an order this round
+
+
+# ---- notifications (issue 14) -------------------------------------------------
+
+
+class MatchNotify(SQLModel, table=True):
+    """Where a match's news goes besides its pages: its webhook and reminder lead
+    times. One row per match that has any e-mail address or a webhook."""
+
+    __tablename__ = "match_notify"
+
+    match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
+    # the base of every link in a message (REFEREE_PUBLIC_URL, else the creating
+    # request's), kept so `referee notify` on another machine writes the same links
+    base_url: str = Field(max_length=500)
+    # a Discord- or Slack-compatible URL: host-only (such URLs carry a secret)
+    webhook_url: str | None = Field(default=None, max_length=2000)
+    webhook_secret: str | None = Field(default=None, max_length=64)  # signs each request
+    remind_before_hours: list[float] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+
+
+class Contact(SQLModel, table=True):
+    """A seat's e-mail address (entered by the host at creation or by the player
+    on its own page) and its unsubscribe key (in every e-mail's unsubscribe link)."""
+
+    match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    email: str | None = Field(default=None, max_length=254)
+    unsubscribe_key: str = Field(max_length=64, unique=True, index=True)
+    unsubscribed: bool = False
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Message(SQLModel, table=True):
+    """The transactional outbox: one e-mail or webhook request, written in the
+    same transaction as the state change it tells of, delivered by
+    ``referee notify`` (see :mod:`referee.notify.outbox`)."""
+
+    __tablename__ = "outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(foreign_key="match.id", index=True, max_length=32)
+    channel: str = Field(max_length=10)  # "email" or "webhook"
+    event: str = Field(max_length=20)  # match_created, round_opened, reminder, ...
+    seat: int | None = None  # the seat an e-mail is for (None: the webhook)
+    recipient: str = Field(max_length=2000)  # the address or the webhook URL
+    subject: str = Field(max_length=300)
+    body: str  # the e-mail's text, or the webhook's JSON
+    # stable across retries: the e-mail's Message-ID, the webhook's X-Referee-Delivery
+    message_id: str = Field(max_length=80, unique=True)
+    # one reminder per (round, deadline, lead time, seat): a second run adds none
+    dedup_key: str | None = Field(default=None, max_length=200, unique=True)
+    status: str = Field(default="pending", max_length=10)  # pending, sent, failed, skipped
+    attempts: int = 0
+    due_at: datetime = Field(default_factory=utcnow, index=True)
+    claimed_until: datetime | None = None  # a sender's lease on it
+    claimed_by: str | None = Field(default=None, max_length=80)
+    last_error: str | None = Field(default=None, max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None

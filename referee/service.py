@@ -47,8 +47,18 @@ from sqlmodel import Session, col, select
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.matchfile import seed_digest
-from referee.models import Match, Order, Round, Seat, utcnow
+from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat, utcnow
 from referee.names import name_fault
+from referee.notify import compose
+from referee.notify.checks import (
+    NotifyRequest,
+    check_email,
+    check_notify,
+    check_reminders,
+    new_secret,
+    schedule_settings,
+)
+from referee.notify.config import NotifyConfig
 from referee.orderschema import check_against_schema
 from referee.ruleset import DEFAULT_RULESET, GameState, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
@@ -57,6 +67,9 @@ from referee.text import check_text
 SERVICE_SETTINGS: dict[str, Any] = {
     "deadline_hours": 48,  # each round's deadline, from when it opens; 0 = no deadline
     "close_early": False,  # close a round as soon as every acting seat has an order
+    # open the next round as soon as one closes (and the first at creation): the
+    # match runs from first round to result with no host action (issue 14)
+    "auto_open": False,
 }
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
@@ -273,6 +286,14 @@ def check_settings(raw: object, rules: Ruleset) -> dict[str, Any]:
             )
         else:
             out[key] = value
+    if not problems and out.get("auto_open") and not out.get("deadline_hours"):
+        problems.append(
+            Problem(
+                "schedule/no_deadline",
+                "rounds that open by themselves need hours per round (a deadline), not 0",
+                "deadline_hours",
+            )
+        )
     if problems:
         raise RuleError(problems)
     return out
@@ -284,6 +305,7 @@ class Created:
     host_token: str
     player_tokens: dict[int, str]
     seed_sha256: str
+    webhook_secret: str | None = None  # signs the match's webhook requests (issue 14)
 
 
 @dataclass
@@ -400,9 +422,15 @@ class _Hint(NamedTuple):
 class Referee:
     """Every state change of every match goes through here."""
 
-    def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        clock: Callable[[], datetime] = utcnow,
+        notify: NotifyConfig | None = None,
+    ) -> None:
         self.engine = engine
         self.clock = clock
+        self.notify = notify or NotifyConfig()
         # one-statement reads (the token look-up of every authenticated request)
         # need no transaction: SQLite runs the statement as its own (see db.py),
         # and PostgreSQL in autocommit saves the BEGIN and ROLLBACK round trips
@@ -529,9 +557,19 @@ class Referee:
         settings: object = None,
         ruleset: object = DEFAULT_RULESET,
         seed: str | None = None,
+        notify: object = None,
+        schedule: object = None,
+        base_url: str | None = None,
     ) -> Created:
         """Create a match of ``ruleset``: ``setup`` is the game's own part of
-        the set-up (its ``setup_keys``), as the ruleset's ``check_setup`` reads it."""
+        the set-up (its ``setup_keys``), as the ruleset's ``check_setup`` reads it.
+
+        ``notify`` (issue 14): ``{"emails": {"1": address, ...}, "webhook_url":
+        ..., "remind_before_hours": [24, 2]}``; ``schedule``: ``{"auto_open":
+        true, "hours_per_round": 48}`` (the settings ``auto_open`` and
+        ``deadline_hours``). With ``auto_open`` the first round opens now, in the
+        same transaction. ``base_url``: the base of links in messages when the
+        deployment sets no ``REFEREE_PUBLIC_URL``."""
         rules = get_ruleset(ruleset)
         setup = dict(setup or {})
         # whatever the caller, nothing stored may hold a character that is not text
@@ -550,7 +588,17 @@ class Referee:
             problems.extend(exc.problems)
         checked: dict[str, Any] = {}
         try:
-            checked = check_settings(settings, rules)
+            checked = check_settings(self._with_schedule(settings, schedule), rules)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        wanted = NotifyRequest()
+        try:
+            wanted = check_notify(
+                notify,
+                checked_setup.seats if checked_setup else (),
+                mail_enabled=self.notify.mail_enabled,
+                allow_loopback=self.notify.allow_loopback,
+            )
         except RuleError as exc:
             problems.extend(exc.problems)
         for p in checked_setup.players if checked_setup else []:
@@ -599,7 +647,71 @@ class Referee:
                         token_hash=token_hash(tokens[p["seat"]]),
                     )
                 )
-        return Created(match.id, host_token, tokens, match.seed_sha256)
+            secret = self._notify_rows(session, match.id, wanted, base_url)
+            session.flush()
+            if secret is not None or wanted.emails:
+                view = self._public_view(self._load(session, match))
+                targets = self._targets(session, match.id)
+                assert targets is not None
+                links = {s: f"{targets.base_url}/play/{t}" for s, t in tokens.items()}
+                self._enqueue(session, match.id, compose.match_created(view, targets, links))
+            if checked.get("auto_open"):
+                self._open_next(session, match, self.clock())
+        return Created(match.id, host_token, tokens, match.seed_sha256, secret)
+
+    @staticmethod
+    def _with_schedule(settings: object, schedule: object) -> object:
+        """``settings`` with the ``schedule`` object's two keys in them (a key
+        given in both, with different values, is refused)."""
+        extra = schedule_settings(schedule)
+        if not extra:
+            return settings
+        merged = dict(settings) if isinstance(settings, Mapping) else {}
+        if settings is not None and not isinstance(settings, Mapping):
+            return settings  # check_settings names the problem
+        for key, value in extra.items():
+            if key in merged and merged[key] != value:
+                raise RuleError.single(
+                    "schedule/conflict",
+                    f"'schedule' and 'settings' disagree on '{key}' "
+                    f"({value!r} and {merged[key]!r})",
+                    "schedule",
+                )
+            merged[key] = value
+        return merged
+
+    def _notify_rows(
+        self, session: Session, match_id: str, wanted: NotifyRequest, base_url: str | None
+    ) -> str | None:
+        """Store a new match's notification settings; its webhook secret (None:
+        no webhook). A match with neither addresses nor a webhook stores none."""
+        if not wanted.wanted:
+            return None
+        secret = new_secret() if wanted.webhook_url else None
+        session.add(
+            MatchNotify(
+                match_id=match_id,
+                base_url=self._base_url(base_url),
+                webhook_url=wanted.webhook_url,
+                webhook_secret=secret,
+                remind_before_hours=list(wanted.remind_before_hours),
+            )
+        )
+        for seat, address in wanted.emails.items():
+            session.add(
+                Contact(
+                    match_id=match_id,
+                    seat=seat,
+                    email=address,
+                    unsubscribe_key=new_secret()[:40],
+                    updated_at=self.clock(),
+                )
+            )
+        return secret
+
+    def _base_url(self, base_url: str | None) -> str:
+        base = self.notify.public_url or base_url or "http://127.0.0.1:5000"
+        return base.rstrip("/")
 
     def reissue_token(self, match_id: str, seat: int | None) -> str:
         """A new secret link for the host (seat None) or a seat; the old one stops working."""
@@ -630,34 +742,94 @@ class Referee:
         now = self.clock()
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
-            state = self._load(session, match)
-            if state.open_round is not None:
-                raise RuleError.single(
-                    "round/already_open",
-                    f"{self._title(state, state.open_round.number)} is still open; close it first",
-                )
-            number = match.rounds_opened + 1
-            upcoming = state.upcoming()
-            if match.finished or not upcoming:
-                raise RuleError.single("match/finished", "every round of this match has closed")
-            step = upcoming[0]
-            assert step.number == number, (step, number)
-            deadline = self._deadline(match, now, deadline)
-            rnd = Round(
-                match_id=match.id,
-                number=number,
-                phase=step.phase,
-                title=step.title,
-                acting=list(step.acting),
-                status="open",
-                opened_at=now,
-                deadline=deadline,
+            return self._open_next(session, match, now, deadline)
+
+    def _open_next(
+        self, session: Session, match: Match, now: datetime, deadline: datetime | None = None
+    ) -> Round:
+        """Open the match's next step in the caller's transaction (which holds
+        the match's lock), and queue its ``round_opened`` messages."""
+        state = self._load(session, match)
+        if state.open_round is not None:
+            raise RuleError.single(
+                "round/already_open",
+                f"{self._title(state, state.open_round.number)} is still open; close it first",
             )
-            match.rounds_opened = number
-            match.version += 1
-            session.add(rnd)
-            session.add(match)
-            return rnd
+        number = match.rounds_opened + 1
+        upcoming = state.upcoming()
+        if match.finished or not upcoming:
+            raise RuleError.single("match/finished", "every round of this match has closed")
+        step = upcoming[0]
+        assert step.number == number, (step, number)
+        deadline = self._deadline(match, now, deadline)
+        rnd = Round(
+            match_id=match.id,
+            number=number,
+            phase=step.phase,
+            title=step.title,
+            acting=list(step.acting),
+            status="open",
+            opened_at=now,
+            deadline=deadline,
+        )
+        match.rounds_opened = number
+        match.version += 1
+        session.add(rnd)
+        session.add(match)
+        targets = self._targets(session, match.id)
+        if targets is not None:
+            session.flush()
+            view = self._public_view(self._load(session, match))
+            self._enqueue(session, match.id, compose.round_opened(view, targets, number))
+        return rnd
+
+    # ---- notifications (issue 14) ----------------------------------------
+
+    def _targets(self, session: Session, match_id: str) -> compose.Targets | None:
+        """Where the match's news goes (None: nowhere, so nothing is composed)."""
+        settings = session.get(MatchNotify, match_id)
+        if settings is None:
+            return None
+        emails = {
+            c.seat: (c.email, c.unsubscribe_key)
+            for c in session.exec(select(Contact).where(Contact.match_id == match_id))
+            if c.email and not c.unsubscribed
+        }
+        if not emails and not settings.webhook_url:
+            return None
+        return compose.Targets(settings.base_url, settings.webhook_url, emails)
+
+    @staticmethod
+    def _public_view(state: MatchState) -> dict[str, Any]:
+        from referee.ruleset import Viewer
+        from referee.views import view_for  # views reads this module's types
+
+        return view_for(state, Viewer.public())
+
+    def _enqueue(
+        self, session: Session, match_id: str, messages: Iterable[compose.Outgoing]
+    ) -> int:
+        """Write messages to the outbox in the caller's transaction: they exist
+        if and only if the state change they tell of is committed."""
+        now = self.clock()
+        rows = [
+            Message(
+                match_id=match_id,
+                channel=m.channel,
+                event=m.event,
+                seat=m.seat,
+                recipient=m.recipient,
+                subject=m.subject,
+                body=m.body,
+                message_id=m.message_id,
+                dedup_key=m.dedup_key,
+                due_at=now,
+                created_at=now,
+            )
+            for m in messages
+        ]
+        session.add_all(rows)
+        return len(rows)
 
     def _deadline(self, match: Match, now: datetime, deadline: datetime | None) -> datetime | None:
         if deadline is not None:
@@ -713,6 +885,10 @@ class Referee:
             match.paused_at = None
             match.version += 1
             session.add(match)
+            # a round closed while paused: the next one opens now
+            closed = rnd is None or rnd.status == "closed"
+            if match.settings.get("auto_open") and not match.finished and closed:
+                self._open_next(session, match, now)
 
     def _current(self, session: Session, match: Match) -> Round | None:
         if match.rounds_opened == 0:
@@ -1124,6 +1300,18 @@ class Referee:
         match.version += 1
         session.add_all([rnd, match])
         _fault_sleep_in_close(session)
+        targets = self._targets(session, match.id)
+        if targets is not None:
+            session.flush()
+            closed = self._load(session, match)
+            view = self._public_view(closed)
+            post = closed.ruleset.post(view, "markdown")
+            messages = compose.round_closed(view, targets, rnd.number, post)
+            if match.finished:
+                messages += compose.match_ended(view, targets)
+            self._enqueue(session, match.id, messages)
+        if match.settings.get("auto_open") and not match.finished and match.paused_at is None:
+            self._open_next(session, match, now)
 
     def preview(self, match_id: str) -> Preview:
         """For the host: what closing the open round now would use for each seat,
@@ -1212,6 +1400,216 @@ class Referee:
             match.revealed = True
             match.version += 1
             session.add(match)
+
+    # ---- schedule, addresses and messages (issue 14) ----------------------
+
+    def set_schedule(self, match_id: str, *, auto_open: object, hours_per_round: object) -> None:
+        """The host's schedule: whether rounds open by themselves, and each
+        round's hours (the deadline of rounds opened from now on). Turned on
+        between rounds, it opens the next round at once (unless paused)."""
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if match.finished:
+                raise RuleError.single("match/finished", "the match has finished")
+            rules = get_ruleset(match.ruleset)
+            settings = check_settings(
+                {**match.settings, "auto_open": auto_open, "deadline_hours": hours_per_round},
+                rules,
+            )
+            match.settings = settings
+            match.version += 1
+            session.add(match)
+            rnd = self._current(session, match)
+            between = rnd is None or rnd.status == "closed"
+            if settings["auto_open"] and match.paused_at is None and between:
+                self._open_next(session, match, self.clock())
+
+    def notify_settings(self, match_id: str) -> tuple[MatchNotify | None, dict[int, Contact]]:
+        """For the host's page: the match's webhook and reminders, and each
+        seat's address row."""
+        with read(self.engine) as session:
+            settings = session.get(MatchNotify, match_id)
+            contacts = {
+                c.seat: c for c in session.exec(select(Contact).where(Contact.match_id == match_id))
+            }
+            return settings, contacts
+
+    def contact(self, match_id: str, seat: int) -> Contact | None:
+        with read(self.engine) as session:
+            return session.get(Contact, (match_id, seat))
+
+    def set_email(
+        self, match_id: str, seat: int, address: str | None, base_url: str | None = None
+    ) -> None:
+        """A seat's own address (from its page), or None to stop e-mails."""
+        if address is not None:
+            if not self.notify.mail_enabled:
+                raise RuleError.single(
+                    "notify/no_mail", "this server sends no e-mail (no REFEREE_SMTP_URL)", "email"
+                )
+            address = check_email(address, "your address")
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            if session.get(Seat, (match_id, seat)) is None:
+                raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+            if session.get(MatchNotify, match_id) is None:
+                session.add(
+                    MatchNotify(
+                        match_id=match_id,
+                        base_url=self._base_url(base_url),
+                        remind_before_hours=list(check_reminders([24, 2])),
+                    )
+                )
+            contact = session.get(Contact, (match_id, seat))
+            if contact is None:
+                contact = Contact(match_id=match_id, seat=seat, unsubscribe_key=new_secret()[:40])
+            contact.email = address
+            contact.unsubscribed = address is None
+            contact.updated_at = self.clock()
+            match.version += 1
+            session.add_all([contact, match])
+
+    def unsubscribe(self, key: str) -> tuple[str, int] | None:
+        """Stop e-mails to the seat whose unsubscribe key this is: (match, seat),
+        or None for a key that is no one's."""
+        if not key or len(key) > 64:
+            return None
+        with transaction(self.engine) as session:
+            contact = session.exec(select(Contact).where(Contact.unsubscribe_key == key)).first()
+            if contact is None:
+                return None
+            contact.unsubscribed = True
+            contact.updated_at = self.clock()
+            session.add(contact)
+            return contact.match_id, contact.seat
+
+    def request_link(
+        self, match_id: str, address: str, make_link: Callable[[int, str], str]
+    ) -> None:
+        """ "Send me my link again": when ``address`` is a seat's address in this
+        match, e-mail it a one-time link (``make_link(seat, fingerprint)`` gives
+        its path; see :meth:`redeem_link`). Says nothing either way: the caller answers the
+        same whether or not the address is known."""
+        try:
+            wanted = check_email(address, "the address")
+        except RuleError:
+            return
+        with transaction(self.engine) as session:
+            match = session.get(Match, match_id)
+            if match is None or not self.notify.mail_enabled:
+                return
+            contacts = session.exec(select(Contact).where(Contact.match_id == match_id))
+            found = next(
+                (c for c in contacts if c.email and c.email.lower() == wanted.lower()), None
+            )
+            if found is None:
+                return
+            seat = session.get(Seat, (match_id, found.seat))
+            targets = self._targets(session, match_id)
+            assert seat is not None
+            if targets is None or found.seat not in targets.emails:  # unsubscribed
+                base = session.get(MatchNotify, match_id)
+                assert base is not None and found.email is not None
+                targets = compose.Targets(
+                    base.base_url, None, {found.seat: (found.email, found.unsubscribe_key)}
+                )
+            view = self._public_view(self._load(session, match))
+            # the base stored at creation, never the asking request's Host header
+            link = targets.base_url + make_link(found.seat, seat.token_hash[:16])
+            self._enqueue(session, match_id, [compose.link_again(view, targets, found.seat, link)])
+
+    def redeem_link(self, match_id: str, seat: int, fingerprint: str) -> str:
+        """A one-time link from :meth:`request_link`, used: a new secret link for
+        the seat (the old one stops working). Refused once used (the seat's link
+        has changed since, so the fingerprint no longer matches)."""
+        token = new_token()
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            row = session.get(Seat, (match_id, seat))
+            if row is None or len(fingerprint) != 16 or row.token_hash[:16] != fingerprint:
+                raise RuleError.single(
+                    "link/used",
+                    "this link has been used already, or the seat's link has changed since",
+                )
+            row.token_hash = token_hash(token)
+            match.version += 1
+            session.add_all([row, match])
+        return token
+
+    def messages(self, match_id: str) -> list[Message]:
+        """The match's outbox, newest first, for the host (bodies are not shown)."""
+        with read(self.engine) as session:
+            return list(
+                session.exec(
+                    select(Message)
+                    .where(Message.match_id == match_id)
+                    .order_by(col(Message.id).desc())
+                    .limit(200)
+                )
+            )
+
+    def waiting_emails(self) -> int:
+        """E-mails in the outbox that no sender can take (no mail server set)."""
+        with read(self.engine) as session:
+            rows = session.exec(
+                select(Message.id).where(Message.channel == "email", Message.status == "pending")
+            )
+            return len(list(rows))
+
+    def queue_reminders(self) -> int:
+        """Queue the reminders due now: for each open round with a deadline, the
+        shortest lead time already reached (one the round was not open for is
+        skipped: a 12-hour round gets no 24-hour reminder); each at most once
+        per round, deadline and lead time. Safe from several processes at once
+        (each match is locked while its reminders are written)."""
+        now = self.clock()
+        with read(self.engine) as session:
+            rows = list(
+                session.exec(
+                    select(Round, MatchNotify.remind_before_hours)
+                    .join(Match, col(Match.id) == col(Round.match_id))
+                    .join(MatchNotify, col(MatchNotify.match_id) == col(Round.match_id))
+                    .where(Round.status == "open", col(Round.deadline) > now)
+                    .where(col(Match.paused_at).is_(None), col(Match.finished).is_(False))
+                )
+            )
+        queued = 0
+        for rnd, leads in rows:
+            assert rnd.deadline is not None
+            due = [
+                float(h)
+                for h in leads
+                if rnd.opened_at <= rnd.deadline - timedelta(hours=float(h)) <= now
+            ]
+            if not due:
+                continue
+            lead = min(due)
+            key = f"reminder:{rnd.match_id}:{rnd.number}:{int(rnd.deadline.timestamp())}:{lead:g}"
+            queued += self._queue_reminder(rnd.match_id, rnd.number, rnd.deadline, lead, key)
+        return queued
+
+    def _queue_reminder(
+        self, match_id: str, number: int, deadline: datetime, lead: float, key: str
+    ) -> int:
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            rnd = self._current(session, match)
+            if rnd is None or rnd.number != number or rnd.status != "open":
+                return 0
+            if rnd.deadline != deadline or match.paused_at is not None:
+                return 0
+            done = session.exec(
+                select(Message.id).where(
+                    Message.match_id == match_id, col(Message.dedup_key).startswith(key + ":")
+                )
+            ).first()
+            targets = self._targets(session, match_id)
+            if done is not None or targets is None:
+                return 0
+            view = self._public_view(self._load(session, match))
+            return self._enqueue(
+                session, match_id, compose.reminder(view, targets, number, lead, key)
+            )
 
     # ---- files and checks ----------------------------------------------
 

@@ -34,6 +34,7 @@ from werkzeug.security import safe_join
 
 from referee.db import database_url, make_engine, migrate
 from referee.errors import RuleError
+from referee.notify.config import NotifyConfig
 from referee.resources import bundled_dir
 from referee.service import Referee
 from referee.web.common import not_text_at
@@ -118,19 +119,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("REFEREE")
     if config:
         app.config.update(config)
+    # REFEREE_PUBLIC_URL (issue 14's name) and REFEREE_PUBLIC_BASE_URL are one setting
+    if app.config.get("PUBLIC_URL") and not app.config.get("PUBLIC_BASE_URL"):
+        app.config["PUBLIC_BASE_URL"] = app.config["PUBLIC_URL"]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     engine = make_engine(app.config["DATABASE_URL"])
     if app.config["AUTO_MIGRATE"]:
         migrate(engine)
-    app.extensions["referee"] = Referee(engine)
+    app.extensions["referee"] = Referee(engine, notify=NotifyConfig.from_mapping(app.config))
 
     csrf.init_app(app)
     compress.init_app(app)
     _fingerprint_static(app)
 
-    from referee.web import api, host, pages, pictures, player, public
+    from referee.web import api, calendars, host, pages, pictures, player, public
 
     pages.template_helpers(app)
     app.register_blueprint(public.bp)
@@ -138,6 +142,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(player.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(calendars.bp)
     csrf.exempt(api.bp)
 
     init_limiter(
@@ -148,6 +153,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "api": api.bp,
             "public": public.bp,
             "pictures": pictures.bp,
+            "calendars": calendars.bp,
         },
     )
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)

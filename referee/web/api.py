@@ -301,13 +301,18 @@ def create_match() -> tuple[Response, int]:
                 "auth/unauthorized", "creating matches on this server needs the admin key"
             )
     rules = ruleset_named_in(_body())
-    body = _object_body(("name", *rules.setup_keys, "players", "settings", "ruleset"))
+    body = _object_body(
+        ("name", *rules.setup_keys, "players", "settings", "ruleset", "notify", "schedule")
+    )
     created = referee().create_match(
         name=body.get("name"),
         setup={key: body[key] for key in rules.setup_keys if key in body},
         players=body.get("players"),
         settings=body.get("settings"),
         ruleset=rules.name,
+        notify=body.get("notify"),
+        schedule=body.get("schedule"),
+        base_url=base_url(),
     )
     return jsonify(
         {
@@ -315,6 +320,7 @@ def create_match() -> tuple[Response, int]:
             "host_token": created.host_token,
             "player_tokens": {str(s): t for s, t in created.player_tokens.items()},
             "seed_sha256": created.seed_sha256,
+            "webhook_secret": created.webhook_secret,
         }
     ), 201
 

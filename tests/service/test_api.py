@@ -113,7 +113,8 @@ def _seed_then_random(seed: str) -> Any:
 
 def test_create_match_answers_with_tokens_and_seed_digest(client: FlaskClient) -> None:
     created = create(client)
-    assert set(created) == {"id", "host_token", "player_tokens", "seed_sha256"}
+    assert set(created) == {"id", "host_token", "player_tokens", "seed_sha256", "webhook_secret"}
+    assert created["webhook_secret"] is None  # no webhook asked for
     assert set(created["player_tokens"]) == {"1", "2", "3"}
     tokens = [created["host_token"], *created["player_tokens"].values()]
     assert len(set(tokens)) == 4 and all(len(t) >= 40 for t in tokens)
