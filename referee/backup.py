@@ -2,7 +2,8 @@
 
 A backup holds, for every match, its row (token hashes, settings and seed
 included), its seats, its rounds (deadlines, results) and its orders (salts,
-receipts, revisions), column by column, as stored. It is read in one
+receipts, revisions), and its notification rows (webhook and reminders, seats'
+addresses, the outbox), column by column, as stored. It is read in one
 transaction, so it is consistent even while the server runs (on PostgreSQL a
 REPEATABLE READ snapshot; on SQLite the transaction's lock).
 
@@ -36,7 +37,7 @@ from sqlmodel import Session, SQLModel
 
 from referee.db import is_postgres, transaction
 from referee.errors import RuleError
-from referee.models import Match, Order, Round, Seat
+from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat
 
 FORMAT = "referee-backup"
 VERSION = 2
@@ -49,7 +50,14 @@ TABLES: dict[str, type[SQLModel]] = {
     "seats": Seat,
     "rounds": Round,
     "orders": Order,
+    # issue 14: a match's webhook and reminders, its seats' addresses, its messages
+    # (a backup written before them has none of these keys: restored as none)
+    "notify": MatchNotify,
+    "contacts": Contact,
+    "outbox": Message,
 }
+# the tables whose rows are numbered by the database (restored with their ids)
+NUMBERED = ("orders", "outbox")
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -105,12 +113,7 @@ def backup(engine: Engine) -> dict[str, Any]:
     for match_id in sorted(grouped, key=lambda m: (grouped[m]["match"][0]["created_at"], m)):
         parts = grouped[match_id]
         matches.append(
-            {
-                "match": parts["match"][0],
-                "seats": parts["seats"],
-                "rounds": parts["rounds"],
-                "orders": parts["orders"],
-            }
+            {"match": parts["match"][0], **{key: parts[key] for key in TABLES if key != "match"}}
         )
     return {
         "format": FORMAT,
@@ -152,7 +155,9 @@ def _rows(model: type[SQLModel], raw: object, where: str) -> list[dict[str, Any]
         missing = sorted(
             name
             for name, c in columns.items()
-            if name not in row and not c.nullable and not (model is Order and name == "id")
+            if name not in row
+            and not c.nullable
+            and not (model in (Order, Message) and name == "id")
         )
         if unknown or missing:
             raise RuleError.single(
@@ -240,8 +245,9 @@ def read_backup(data: object) -> dict[str, list[dict[str, Any]]]:
         if kind == OLD_FORMAT:
             entry = _from_version_1(entry, f"matches[{i}]")
         rows["match"] += _rows(Match, [entry.get("match")], f"matches[{i}].match")
-        for key in ("seats", "rounds", "orders"):
-            rows[key] += _rows(TABLES[key], entry.get(key, []), f"matches[{i}].{key}")
+        for key in TABLES:
+            if key != "match":
+                rows[key] += _rows(TABLES[key], entry.get(key, []), f"matches[{i}].{key}")
     return rows
 
 
@@ -266,12 +272,14 @@ def restore(engine: Engine, data: object) -> dict[str, int]:
         for key, model in TABLES.items():
             if rows[key]:
                 session.execute(insert(_table(model)), rows[key])
-        if is_postgres(engine) and rows["orders"]:
-            # orders were inserted with their ids: move the id sequence past them
-            session.execute(
-                text(
-                    "SELECT setval(pg_get_serial_sequence('\"order\"', 'id'), "
-                    '(SELECT max(id) FROM "order"))'
+        for key in NUMBERED:
+            if is_postgres(engine) and rows[key]:
+                # rows were inserted with their ids: move the id sequence past them
+                name = _table(TABLES[key]).name
+                session.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('\"{name}\"', 'id'), "
+                        f'(SELECT max(id) FROM "{name}"))'
+                    )
                 )
-            )
     return {key: len(value) for key, value in rows.items()}

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from service.conftest import Clock, db_url, engine  # noqa: F401  (fixtures)
 from sqlalchemy import Engine
 
 from referee.errors import RuleError
@@ -22,7 +23,6 @@ from referee.notify.config import NotifyConfig
 from referee.notify.outbox import Report, deliver_due
 from referee.ruleset import get_ruleset
 from referee.service import Referee
-from service.conftest import Clock, db_url, engine  # noqa: F401  (fixtures)
 
 ADDRESSES = {1: "ana@example.org", 2: "bo@example.org", 3: "cy@example.org"}
 

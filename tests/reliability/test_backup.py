@@ -16,7 +16,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from referee.db import make_engine
-from referee.models import Match, Order, Round, Seat
+from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat
+from referee.notify.config import NotifyConfig
 from referee.service import Referee
 
 from .conftest import DEMO, ROUNDS
@@ -63,6 +64,23 @@ def populate(svc: Referee) -> dict[str, tuple[str, int | None]]:
     del tokens[old]
     tokens[svc.reissue_token(mid, 2)] = (mid, 2)
     tokens["gone:" + old] = (mid, 2)  # the old link must stay dead
+    # issue 14: addresses, a webhook, an unsubscribed seat and messages in the outbox
+    svc.notify = NotifyConfig(smtp_url="smtp://127.0.0.1:9")
+    created = svc.create_match(
+        name="notified",
+        setup={"map": DEMO["map"]},
+        players=DEMO["players"],
+        notify={
+            "emails": {"1": "ana@example.org", "3": "cy@example.org"},
+            "webhook_url": "https://93.184.216.34/hook",
+            "remind_before_hours": [12],
+        },
+        schedule={"auto_open": True, "hours_per_round": 24},
+    )
+    tokens[created.host_token] = (created.match_id, None)
+    for seat, token in created.player_tokens.items():
+        tokens[token] = (created.match_id, seat)
+    svc.set_email(created.match_id, 3, None)
     return tokens
 
 
@@ -81,6 +99,13 @@ def rows(engine: Engine) -> dict[str, list[dict[str, Any]]]:
                 )
             ],
             "order": [o.model_dump() for o in session.exec(select(Order).order_by(col(Order.id)))],
+            **{
+                name: [r.model_dump() for r in session.exec(select(model))]
+                for name, model in (("notify", MatchNotify), ("contact", Contact))
+            },
+            "outbox": [
+                m.model_dump() for m in session.exec(select(Message).order_by(col(Message.id)))
+            ],
         }
 
 
@@ -105,16 +130,20 @@ def test_backup_restores_every_match_into_an_empty_database(
 
     made = cli(run_cli, monkeypatch, source_url, "backup", str(file_))
     assert made.exit_code == 0, made.stderr
-    assert "wrote 5 match(es)" in made.stderr
+    assert "wrote 6 match(es)" in made.stderr
     data = json.loads(file_.read_text())
-    assert data["format"] == "referee-backup" and len(data["matches"]) == 5
+    assert data["format"] == "referee-backup" and len(data["matches"]) == 6
+    notified = data["matches"][-1]
+    assert [len(notified[k]) for k in ("notify", "contacts")] == [1, 2]
+    # created: 2 e-mails and the webhook; round 1 opened: the same three
+    assert len(notified["outbox"]) == 6
     first = data["matches"][0]
     assert {"host_token_hash", "seed", "settings", "setup"} <= set(first["match"])
     assert all("salt" in o and "receipt" in o for m in data["matches"] for o in m["orders"])
 
     restored = cli(run_cli, monkeypatch, target_url, "restore", str(file_))
     assert restored.exit_code == 0, restored.stderr
-    assert "restored 5 match(es)" in restored.stderr
+    assert "restored 6 match(es)" in restored.stderr
 
     engine = make_engine(target_url)
     try:
