@@ -17,6 +17,7 @@ from referee.errors import RuleError
 from referee.ruleset import Viewer
 from referee.views import revealed_orders, view_for
 from referee.web import referee
+from referee.web.calendars import feed_links
 from referee.web.common import status_for
 from referee.web.game import OrderForm
 from referee.web.pages import form_problems, view_context
@@ -135,6 +136,7 @@ def _page(
         my_orders=mine,
         problems=list(exc.problems) if exc is not None else [],
         revealed_orders=revealed_orders(view),
+        calendar=feed_links(state, seat),
         **context,
     ), status
 

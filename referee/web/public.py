@@ -42,6 +42,7 @@ from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
 from referee.views import revealed_orders, view_for
 from referee.web import referee
+from referee.web.calendars import feed_links
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
@@ -371,7 +372,10 @@ def match_page(match_id: str) -> ResponseReturnValue:
     state = referee().state(match_id)
     view = view_for(state, Viewer.public())
     return render_template(
-        "public/match.html", **view_context(view), revealed_orders=revealed_orders(view)
+        "public/match.html",
+        **view_context(view),
+        revealed_orders=revealed_orders(view),
+        calendar=feed_links(state),
     )
 
 
