@@ -64,6 +64,8 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_FAILED_TOKENS": DEFAULT_FAILED_TOKENS,
     "RATELIMIT_CREATE_FORM": DEFAULT_CREATE_FORM,
     "RATELIMIT_PICTURES": DEFAULT_PICTURES,
+    # calendar feeds (issue 14): apps poll them, at most about once an hour each
+    "RATELIMIT_CALENDARS": "120 per minute",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_STRATEGY": "moving-window",
     "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
@@ -142,12 +144,17 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
         exempt_when=_not_a_png,
         error_message=busy_message,
     )
+    calendars = limiter.shared_limit(
+        _configured("RATELIMIT_CALENDARS"), scope="calendars", error_message=busy_message
+    )
     failed_attempts()(blueprints["host"])
     failed_attempts()(blueprints["player"])
     failed_attempts(_api_without_token)(blueprints["api"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
     pictures(blueprints["pictures"])
+    failed_attempts()(blueprints["calendars"])  # a wrong seat-feed key counts as a wrong link
+    calendars(blueprints["calendars"])
     app.extensions[EXTENSION] = limiter
     return limiter
 

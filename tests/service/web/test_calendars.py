@@ -9,6 +9,7 @@ import html
 import re
 from datetime import timedelta
 
+from flask import Flask
 from flask.testing import FlaskClient
 from icalendar import Calendar
 
@@ -130,3 +131,17 @@ def test_no_private_link_in_any_feed(client: FlaskClient, svc: Referee) -> None:
         assert len(Calendar.from_ical(r.data).walk("VEVENT")) == 3
         assert "/play/" not in flat and "/host/" not in flat
         assert not [s for s in secrets if s in flat]
+
+
+def test_feeds_are_rate_limited_and_wrong_keys_count_as_wrong_links(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_CALENDARS="3 per minute")
+    mid = new_match(svc).match_id
+    answers = [client.get(f"/matches/{mid}/calendar.ics").status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    app.config.update(RATELIMIT_CALENDARS="100 per minute", RATELIMIT_FAILED_TOKENS="2 per minute")
+    wrong = [
+        client.get(f"/matches/{mid}/seats/1/calendar/{'0' * 32}.ics").status_code for _ in range(3)
+    ]
+    assert wrong == [404, 404, 429]
