@@ -1584,13 +1584,19 @@ class Referee:
             if not due:
                 continue
             lead = min(due)
-            key = f"reminder:{rnd.match_id}:{rnd.number}:{int(rnd.deadline.timestamp())}:{lead:g}"
-            queued += self._queue_reminder(rnd.match_id, rnd.number, rnd.deadline, lead, key)
+            queued += self._queue_reminder(rnd.match_id, rnd.number, rnd.deadline, lead, now)
         return queued
 
     def _queue_reminder(
-        self, match_id: str, number: int, deadline: datetime, lead: float, key: str
+        self, match_id: str, number: int, deadline: datetime, lead: float, now: datetime
     ) -> int:
+        """Queue one round's reminders of one lead time, unless they were queued
+        before (for any deadline of the round: a moved deadline does not repeat
+        a reminder already sent; one dropped because the deadline moved before
+        it went out is queued again for the new one)."""
+        # reminder:<match>:<round>:<lead>:<deadline, epoch seconds>[:seat N | :webhook]
+        lead_key = f"reminder:{match_id}:{number}:{lead:g}:"
+        key = f"{lead_key}{int(deadline.timestamp())}"
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
             rnd = self._current(session, match)
@@ -1600,16 +1606,18 @@ class Referee:
                 return 0
             done = session.exec(
                 select(Message.id).where(
-                    Message.match_id == match_id, col(Message.dedup_key).startswith(key + ":")
+                    Message.match_id == match_id,
+                    col(Message.dedup_key).startswith(lead_key),
+                    Message.status != "skipped",
                 )
             ).first()
             targets = self._targets(session, match_id)
             if done is not None or targets is None:
                 return 0
             view = self._public_view(self._load(session, match))
-            return self._enqueue(
-                session, match_id, compose.reminder(view, targets, number, lead, key)
-            )
+            left = (deadline - now).total_seconds() / 3600
+            reminders = compose.reminder(view, targets, number, left, key)
+            return self._enqueue(session, match_id, reminders)
 
     # ---- files and checks ----------------------------------------------
 

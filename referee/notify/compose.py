@@ -237,17 +237,25 @@ def round_opened(view: dict[str, Any], targets: Targets, number: int) -> list[Ou
     return out
 
 
+def _time_left(hours: float) -> str:
+    if hours < 1:
+        minutes = max(1, round(hours * 60))
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    whole = round(hours)
+    return f"{whole} hour{'s' if whole != 1 else ''}"
+
+
 def reminder(
-    view: dict[str, Any], targets: Targets, number: int, lead_hours: float, dedup_key: str
+    view: dict[str, Any], targets: Targets, number: int, hours_left: float, dedup_key: str
 ) -> list[Outgoing]:
     """To each acting seat that has sent nothing; the webhook names them
-    (who has sent is public, never what)."""
+    (who has sent is public, never what). ``hours_left``: until the deadline."""
     rnd = _round(view, number)
     missing = [s for s in rnd["acting"] if s not in rnd["submitted"]]
     if not missing:
         return []
     title = one_line(rnd["title"])
-    lead = f"{lead_hours:g} hour{'s' if lead_hours != 1 else ''}"
+    lead = _time_left(hours_left)
     text = (
         f'{title} (round {number}) of "{_name(view)}" closes in about {lead}, and you have '
         f"not sent an order yet. {_closes(rnd)} Without an order, the rules choose one "

@@ -201,9 +201,9 @@ def _still_wanted(session: Any, msg: Message) -> bool:
             return msg.event == "link_again" and contact is not None
     if msg.event != "reminder" or not msg.dedup_key:
         return True
-    # reminder:<match>:<round>:<deadline, epoch seconds>:<lead>:<seat N | webhook>
+    # reminder:<match>:<round>:<lead>:<deadline, epoch seconds>:<seat N | webhook>
     parts = msg.dedup_key.split(":")
-    number, deadline = int(parts[2]), int(parts[3])
+    number, deadline = int(parts[2]), int(parts[4])
     rnd = session.get(Round, (msg.match_id, number))
     match = session.get(Match, msg.match_id)
     if rnd is None or match is None or rnd.status != "open" or match.paused_at is not None:
