@@ -166,7 +166,9 @@ def notify_cmd(limit: int, lease: int) -> None:
     svc = _service()
     closed = svc.close_due()
     reminders = svc.queue_reminders()
-    report = deliver_due(svc.engine, svc.notify, limit=limit, lease=timedelta(seconds=lease))
+    report = deliver_due(
+        svc.engine, svc.notify, clock=svc.clock, limit=limit, lease=timedelta(seconds=lease)
+    )
     click.echo(f"closed {len(closed)} round(s), queued {reminders} reminder(s); {report.line()}")
     if not svc.notify.mail_enabled:
         waiting = svc.waiting_emails()
@@ -240,7 +242,14 @@ def demo_cmd(port: int, base_url: str | None, play: int, game: str, players: int
     type=click.IntRange(1, 256),
     help="Threads per worker process.",
 )
-def serve_cmd(host: str, port: int, workers: int, threads: int) -> None:
+@click.option(
+    "--notify-every",
+    default=60,
+    show_default=True,
+    type=click.IntRange(0, 86_400),
+    help="Seconds between the server's own `referee notify` runs (0: none; run it from cron).",
+)
+def serve_cmd(host: str, port: int, workers: int, threads: int, notify_every: int) -> None:
     """Start the web server (gunicorn), creating or upgrading the database first."""
     from referee.server import serve, shared_counts_problem
 
@@ -252,7 +261,7 @@ def serve_cmd(host: str, port: int, workers: int, threads: int) -> None:
     click.echo(f"serving on http://{host}:{port}/ (database: {_safe_url()})", err=True)
     if port != 5000:
         click.echo(f"(`referee demo --port {port}` prints demo links for this port)", err=True)
-    serve(host, port, workers, threads)
+    serve(host, port, workers, threads, notify_every=notify_every)
 
 
 def _safe_url() -> str:

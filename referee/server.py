@@ -20,12 +20,14 @@ from flask import Config
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
-_SECRET_PATH = re.compile(r"/(host|play)/[^/?#\s]+")
+# secret links, one-time link e-mails' links, unsubscribe keys and seat calendar keys
+_SECRET_PATH = re.compile(r"/(host|play|link|unsubscribe)/[^/?#\s]+")
+_CALENDAR_KEY = re.compile(r"(/seats/\d+/calendar/)[^/?#\s]+")
 
 
 def redact(text: str) -> str:
     """``text`` (a path, request line or URL) with secret-link tokens replaced."""
-    return _SECRET_PATH.sub(r"/\1/<token>", text)
+    return _CALENDAR_KEY.sub(r"\1<key>", _SECRET_PATH.sub(r"/\1/<token>", text))
 
 
 class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn is untyped
@@ -43,8 +45,9 @@ class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn is untyped
 
 
 class _Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: dict[str, Any], notify_every: int = 0) -> None:
         self.options = options
+        self.notify_every = notify_every
         super().__init__()
 
     def load_config(self) -> None:
@@ -55,7 +58,8 @@ class _Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
         from referee.web import create_app
 
         # the database was migrated by `referee serve` before the workers started
-        return create_app({"AUTO_MIGRATE": False})
+        # each worker process runs the background sender (issue 14), if asked to
+        return create_app({"AUTO_MIGRATE": False, "NOTIFY_EVERY": self.notify_every})
 
 
 def shared_counts_problem(workers: int) -> str | None:
@@ -78,7 +82,7 @@ def shared_counts_problem(workers: int) -> str | None:
     )
 
 
-def serve(host: str, port: int, workers: int, threads: int = 8) -> None:
+def serve(host: str, port: int, workers: int, threads: int = 8, notify_every: int = 0) -> None:
     options: dict[str, Any] = {
         "bind": f"{host}:{port}",
         "workers": workers,
@@ -92,4 +96,4 @@ def serve(host: str, port: int, workers: int, threads: int = 8) -> None:
     }
     if threads > 1:
         options["worker_class"] = "gthread"
-    _Server(options).run()
+    _Server(options, notify_every).run()

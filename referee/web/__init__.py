@@ -129,6 +129,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["AUTO_MIGRATE"]:
         migrate(engine)
     app.extensions["referee"] = Referee(engine, notify=NotifyConfig.from_mapping(app.config))
+    if float(app.config.get("NOTIFY_EVERY") or 0) > 0:  # `referee serve --notify-every`
+        from referee.notify import background
+
+        background.start(app.extensions["referee"], float(app.config["NOTIFY_EVERY"]))
 
     csrf.init_app(app)
     compress.init_app(app)

@@ -14,6 +14,7 @@ from typing import Any
 from notify.conftest import smtp_server, webhook_receiver
 from sqlalchemy import Engine
 
+from referee.loadtest.server import call_api, referee_command, referee_env, serving
 from referee.models import utcnow
 from referee.notify.config import NotifyConfig
 from referee.notify.outbox import deliver_due
@@ -116,3 +117,39 @@ def test_a_sender_killed_after_sending_is_covered_by_the_lease(
     assert json.loads(first.body)["delivery"] == first.headers["X-Referee-Delivery"]
     (message,) = svc.messages(svc.match_ids()[0])
     assert message.status == "sent" and message.attempts == 2
+
+
+def test_the_server_sends_by_itself_with_notify_every(
+    db_url: str, smtp_server: Any, webhook_receiver: Any
+) -> None:
+    """`referee serve --notify-every 1`: a match created through the API has its
+    messages delivered with no `referee notify` run."""
+    with serving(
+        referee_command(),
+        referee_env(db_url, env(smtp_server.url)),
+        args=("--notify-every", "1"),
+    ) as base:
+        status, created = call_api(
+            base,
+            "POST",
+            "/api/matches",
+            {
+                "name": "Served",
+                "map": "three-rapids",
+                "players": DEMO["players"],
+                "notify": {
+                    "emails": {"2": "bo@example.org"},
+                    "webhook_url": webhook_receiver.url,
+                },
+                "schedule": {"auto_open": True, "hours_per_round": 24},
+            },
+        )
+        assert status == 201, created
+        hooks = webhook_receiver.wait_for(2, timeout=20)
+        mails = smtp_server.wait_for(2, timeout=20)
+    assert sorted(json.loads(r.body)["event"] for r in hooks) == ["match_created", "round_opened"]
+    assert sorted(m.message["X-Referee-Event"] for m in mails) == ["match_created", "round_opened"]
+    link = f"/play/{created['player_tokens']['2']}"
+    assert link in next(
+        m.message.get_content() for m in mails if m.message["X-Referee-Event"] == "match_created"
+    )

@@ -97,3 +97,12 @@ def test_the_access_log_writes_no_secret_link() -> None:
     assert token not in repr(atoms)
     assert atoms["r"] == "POST /host/<token>/close HTTP/1.1"
     assert atoms["{authorization}i"] == "<hidden>"
+
+
+def test_the_access_log_writes_no_link_key_of_issue_14() -> None:
+    key = "k" * 32
+    assert redact(f"GET /link/{key}.sig HTTP/1.1") == "GET /link/<token> HTTP/1.1"
+    assert redact(f"POST /unsubscribe/{key}") == "POST /unsubscribe/<token>"
+    feed = f"/matches/abc/seats/2/calendar/{key}.ics"
+    assert redact(feed) == "/matches/abc/seats/2/calendar/<key>"
+    assert redact("/matches/abc/calendar.ics") == "/matches/abc/calendar.ics"
