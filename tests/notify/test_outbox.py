@@ -273,3 +273,39 @@ def test_schedule_and_settings_must_agree(engine: Engine) -> None:  # noqa: F811
             schedule={"hours_per_round": 48},
         )
     assert refused.value.codes == ["schedule/conflict"]
+
+
+def test_the_order_that_completes_a_round_closes_it_and_opens_the_next(
+    engine: Engine,  # noqa: F811
+    webhook_receiver: Any,
+) -> None:
+    """close_early + auto_open: the last order's own transaction closes the round,
+    opens the next and queues both messages (the order path, not a host action)."""
+    clock = Clock()
+    svc = referee(engine, clock, None)
+    mid = svc.create_match(
+        name="Quick",
+        setup={"map": DEMO["map"]},
+        players=DEMO["players"],
+        settings={"close_early": True},
+        schedule={"auto_open": True, "hours_per_round": 24},
+        notify={"webhook_url": webhook_receiver.url},
+    ).match_id
+    for seat, order in DEMO["draft"].items():
+        svc.submit_order(mid, int(seat), order)
+    state = svc.state(mid)
+    assert [(r.number, r.status, r.closed_by) for r in state.rounds] == [
+        (1, "closed", "early"),
+        (2, "open", None),
+    ]
+    assert [m.event for m in reversed(svc.messages(mid))] == [
+        "match_created",
+        "round_opened",
+        "round_closed",
+        "round_opened",
+    ]
+    deliver_due(engine, svc.notify, clock=clock)
+    bodies = [json.loads(r.body) for r in webhook_receiver.requests]
+    assert [b.get("round", {}).get("number") for b in bodies] == [None, 1, 1, 2]
+    closed = bodies[2]
+    assert "early" in closed["content"] and closed["round"]["status"] == "closed"
