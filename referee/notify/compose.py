@@ -18,7 +18,9 @@ asks for it again on the public match page, see :func:`link_again`).
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -290,12 +292,22 @@ _CLOSED_BY = {
 }
 
 
+_MD_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()>#+\-.!])")
+
+
+def plain(post: str) -> str:
+    """A Markdown forum post as an e-mail's plain text: the escapes that keep
+    user text from becoming markup are undone (plain text has no markup; the
+    invisible word joiners that keep names from becoming links stay)."""
+    return html.unescape(_MD_ESCAPED.sub(r"\1", post))
+
+
 def round_closed(view: dict[str, Any], targets: Targets, number: int, post: str) -> list[Outgoing]:
     """``post``: the game's forum post (Markdown) of the public view."""
     rnd = _round(view, number)
     title = one_line(rnd["title"])
     how = _CLOSED_BY.get(str(rnd.get("closed_by")), "")
-    text = f'{title} (round {number}) of "{_name(view)}" has closed {how}.\n\n{post.strip()}'
+    text = f'{title} (round {number}) of "{_name(view)}" has closed {how}.\n\n{plain(post).strip()}'
     out = [
         _email(view, targets, "round_closed", seat, f"{title} has closed", text)
         for seat in sorted(targets.emails)
