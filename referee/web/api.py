@@ -8,6 +8,7 @@ import hmac
 import json
 import re
 from collections.abc import Collection, Iterable
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
+from referee.models import Message
+from referee.notify.checks import SCHEDULE_KEYS
 from referee.orderschema import public_schema
 from referee.ruleset import (
     DEFAULT_RULESET,
@@ -196,6 +199,8 @@ def _game_schemas(base: dict[str, Any], rules: Ruleset, prefix: str) -> dict[str
         **shared["properties"]["settings"],
         "anyOf": [_ref(prefix + "Settings"), {"type": "null"}],
     }
+    for key in ("notify", "schedule"):  # issue 14: the same for every game
+        create[key] = shared["properties"][key]
     ruleset: dict[str, Any] = {"type": "string", "const": rules.name}
     required = [*shared["required"], *(k for k in setup.get("required", ()) if k in create)]
     if rules.name == DEFAULT_RULESET:
@@ -495,3 +500,132 @@ def post(match_id: str) -> Response:
     state = referee().state(match_id)
     text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return jsonify({"format": fmt, "post": text})
+
+
+# ---- notifications and schedule (issue 14) --------------------------------------
+
+
+def _time(value: datetime | None) -> str | None:
+    """ISO-8601 in UTC with ``Z`` (SQLite gives back naive UTC datetimes)."""
+    if value is None:
+        return None
+    aware = value.replace(tzinfo=value.tzinfo or UTC).astimezone(UTC)
+    return aware.isoformat().replace("+00:00", "Z")
+
+
+_ADDRESS = re.compile(r"[^\s<>()\[\]\"',;:]+@[^\s<>()\[\]\"',;]+")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+
+
+def _error_for_host(message: Message) -> str | None:
+    """A message's last error without its recipient: a mail server's refusal
+    often repeats the address (which may be a player's own, entered on its
+    page), and a webhook URL is a secret of whoever made the webhook."""
+    error = message.last_error
+    if not error:
+        return error
+    if message.recipient:
+        error = re.sub(re.escape(message.recipient), "[recipient]", error, flags=re.IGNORECASE)
+    error = _URL.sub("[URL]", error)
+    return _ADDRESS.sub("[address]", error)
+
+
+def _message_row(message: Message) -> dict[str, Any]:
+    """One outbox row as the host sees it: what, when and how it went, never
+    to whom or what it said."""
+    return {
+        "id": message.id,
+        "channel": message.channel,
+        "event": message.event,
+        "seat": message.seat,
+        "status": message.status,
+        "attempts": message.attempts,
+        "last_error": _error_for_host(message),
+        "created_at": _time(message.created_at),
+        "due_at": _time(message.due_at),
+        "sent_at": _time(message.sent_at),
+    }
+
+
+@bp.get("/matches/<match_id>/notifications")
+def notifications(match_id: str) -> Response:
+    _host(match_id)
+    settings, contacts = referee().notify_settings(match_id)
+    seats: dict[str, dict[str, bool]] = {}
+    for seat in referee().state(match_id).setup.seats:
+        contact = contacts.get(seat)
+        seats[str(seat)] = {
+            "email": contact is not None and bool(contact.email),
+            "unsubscribed": contact is not None and contact.unsubscribed,
+        }
+    return jsonify(
+        {
+            "webhook": settings is not None and bool(settings.webhook_url),
+            "remind_before_hours": list(settings.remind_before_hours) if settings else [],
+            "seats": seats,
+            "messages": [_message_row(m) for m in referee().messages(match_id)],
+        }
+    )
+
+
+def _schedule_of(match_id: str) -> dict[str, Any]:
+    settings = referee().state(match_id).match.settings
+    return {
+        "auto_open": bool(settings.get("auto_open", False)),
+        "hours_per_round": settings.get("deadline_hours", 0),
+    }
+
+
+@bp.put("/matches/<match_id>/schedule")
+def set_schedule(match_id: str) -> Response:
+    _host(match_id)
+    body = _object_body(SCHEDULE_KEYS)
+    now = _schedule_of(match_id)
+    try:
+        referee().set_schedule(
+            match_id,
+            auto_open=body.get("auto_open", now["auto_open"]),
+            hours_per_round=body.get("hours_per_round", now["hours_per_round"]),
+        )
+    except RuleError as exc:
+        # the service names the stored setting; this call's caller sent hours_per_round
+        renamed = {"deadline_hours": "hours_per_round"}
+        raise RuleError(
+            Problem(p.code, p.message, renamed.get(p.field or "", p.field)) for p in exc.problems
+        ) from None
+    return jsonify(_schedule_of(match_id))
+
+
+@bp.put("/matches/<match_id>/email")
+def set_email(match_id: str) -> Response:
+    viewer = _viewer(match_id)
+    if viewer.kind != "seat" or viewer.seat is None:
+        raise RuleError.single(
+            "auth/forbidden", "only the seat itself may set its e-mail address (its own token)"
+        )
+    body = _object_body(("email",))
+    if "email" not in body:
+        raise RuleError.single(
+            "notify/bad_email",
+            'send {"email": "you@example.org"}, or {"email": null} to get no more e-mails',
+            "email",
+        )
+    address = body["email"]
+    if address is not None and not isinstance(address, str):
+        raise RuleError.single(
+            "notify/bad_email", f"email must be an address or null, not {address!r}", "email"
+        )
+    try:
+        referee().set_email(match_id, viewer.seat, address, base_url=base_url())
+    except RuleError as exc:  # the service's words name the address; the field is this one
+        raise RuleError(
+            Problem(p.code, p.message, p.field or "email") for p in exc.problems
+        ) from None
+    contact = referee().contact(match_id, viewer.seat)
+    return jsonify(
+        {
+            "seat": viewer.seat,
+            "email": contact.email if contact else None,
+            "unsubscribed": contact.unsubscribed if contact else address is None,
+        }
+    )
