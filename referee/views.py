@@ -31,7 +31,7 @@ from typing import Any
 
 from referee.models import Round
 from referee.ruleset import Step, Viewer
-from referee.service import MatchState, Preview, canonical_json, step_of
+from referee.service import SERVICE_SETTINGS, MatchState, Preview, canonical_json, step_of
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -92,7 +92,8 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "viewer": {"kind": viewer.kind, "seat": viewer.seat},
         **game,  # the game's part: at least "result"
         "players": setup.players,
-        "settings": dict(match.settings),
+        # a match stored before a service setting existed has its default (auto_open)
+        "settings": {**SERVICE_SETTINGS, **match.settings},
         "seed_sha256": match.seed_sha256,
         "created_at": _iso(match.created_at),
         "paused": match.paused_at is not None,

@@ -4,6 +4,7 @@ every problem named, with stable codes (``notify/bad_email``,
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from referee.markup import one_line
 DEFAULT_REMINDERS: tuple[float, ...] = (24.0, 2.0)
 MAX_REMINDERS = 5
 MAX_LEAD_HOURS = 24 * 60
+_SEAT_KEY = re.compile(r"[1-9][0-9]{0,2}")  # "1", never "01" nor other scripts' digits
 NOTIFY_KEYS = ("emails", "webhook_url", "remind_before_hours")
 SCHEDULE_KEYS = ("auto_open", "hours_per_round")
 
@@ -72,14 +74,15 @@ def check_notify(
                 )
             )
     emails: dict[int, str] = {}
-    given = raw.get("emails") or {}
+    given = raw.get("emails")
+    given = {} if given is None else given
     if not isinstance(given, Mapping):
         problems.append(
             Problem("notify/bad_email", "'emails' must map seat numbers to addresses", "emails")
         )
         given = {}
     for key, value in given.items():
-        seat = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 4 else None
+        seat = int(key) if isinstance(key, str) and _SEAT_KEY.fullmatch(key) else None
         if seat is None or seat not in seats:
             problems.append(
                 Problem(

@@ -228,6 +228,9 @@ def test_the_schedule_opens_rounds_by_itself_and_pause_holds_it(
     ("notify", "schedule", "code"),
     [
         ({"emails": {"4": "a@example.org"}}, None, "notify/bad_email"),
+        ({"emails": {"01": "a@example.org"}}, None, "notify/bad_email"),
+        ({"emails": {"\u0661": "a@example.org"}}, None, "notify/bad_email"),  # Arabic-Indic 1
+        ({"emails": False}, None, "notify/bad_email"),
         ({"emails": {"1": "not an address"}}, None, "notify/bad_email"),
         ({"emails": ["a@example.org"]}, None, "notify/bad_email"),
         ({"webhook_url": "http://example.org/hook"}, None, "notify/bad_webhook"),

@@ -201,6 +201,8 @@ def check_game(doc: dict[str, Any], rules: Ruleset, prefix: str) -> None:
         "players",
         "settings",
         "ruleset",
+        "notify",
+        "schedule",
         *rules.setup_keys,
     }
     players = create["properties"]["players"]
@@ -293,7 +295,8 @@ def test_forks_parts_come_from_its_ruleset() -> None:
     doc = openapi_document()
     schemas = schemas_of(doc)
     create = schemas["Forks2eCreateMatch"]
-    assert set(create["properties"]) == {"name", "players", "settings", "ruleset"}  # no map
+    keys = {"name", "players", "settings", "ruleset", "notify", "schedule"}
+    assert set(create["properties"]) == keys  # no map
     assert "ruleset" in create["required"]  # not the default game
     players = create["properties"]["players"]
     assert (players["minItems"], players["maxItems"]) == (2, 6)
