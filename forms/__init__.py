@@ -9,19 +9,23 @@ Everything here serves any game: a game's own forms (order forms, set-up
 fields) are in its package, e.g. ``referee/rulesets/<game>/forms.py``.
 """
 
-from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm
+from forms.host import ActionForm, DeadlineForm, OpenRoundForm, ReissueForm, ScheduleForm
 from forms.match import CreateMatchForm, PlayerForm, create_match_form
+from forms.notify import EmailForm, LinkRequestForm
 from forms.orders import JsonOrderForm, OrderBaseForm, choices
 
 __all__ = [
     "ActionForm",
     "CreateMatchForm",
     "DeadlineForm",
+    "EmailForm",
     "JsonOrderForm",
+    "LinkRequestForm",
     "OpenRoundForm",
     "OrderBaseForm",
     "PlayerForm",
     "ReissueForm",
+    "ScheduleForm",
     "choices",
     "create_match_form",
 ]

@@ -48,3 +48,11 @@ class ReissueForm(FlaskForm):  # type: ignore[misc]
 
     who = SelectField("Link to re-issue", validate_choice=False, default=CHOOSE)
     sure = BooleanField("I am sure: the old link stops working at once")
+
+
+class ScheduleForm(FlaskForm):  # type: ignore[misc]
+    """The match's schedule (issue 14): whether each round opens by itself as
+    soon as the one before closes, and each round's hours (its deadline)."""
+
+    auto_open = BooleanField("Open each round by itself")
+    hours_per_round = StringField("Hours per round (the deadline of each round)", filters=[_strip])

@@ -38,6 +38,9 @@ RESERVED = frozenset(
         "close_early",
         "admin_key",
         "create",
+        "webhook_url",
+        "remind_before_hours",
+        "auto_open",
     )
 )
 
@@ -47,10 +50,13 @@ def _strip(value: object) -> object:
 
 
 class PlayerForm(Form):  # type: ignore[misc]  # wtforms is untyped
-    """One seat: a display name and a whole number of garnets."""
+    """One seat: a display name, a whole number of garnets and (on a server
+    that sends e-mail) the player's address, which only that player gets
+    e-mails at (issue 14)."""
 
     name = StringField("Name", filters=[_strip])
     garnets = StringField("Garnets", default="0", filters=[_strip])
+    email = StringField("E-mail address (optional)", filters=[_strip])
 
 
 class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
@@ -63,6 +69,12 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     close_early = BooleanField(
         "Close a round as soon as every player who acts in it has sent an order"
     )
+    # issue 14: news of the match elsewhere, and rounds that run themselves
+    webhook_url = StringField("Webhook URL (optional)", filters=[_strip])
+    remind_before_hours = StringField(
+        "Reminders, in hours before the deadline", default="24, 2", filters=[_strip]
+    )
+    auto_open = BooleanField("Open each round by itself")
     admin_key = PasswordField("Admin key of this server")
     create = SubmitField("Create the match")
 

@@ -13,6 +13,7 @@ now, reveal everything, re-issue a link) need "I am sure" ticked in their form
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,7 +31,15 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from forms.host import CHOOSE, ActionForm, ConfirmForm, DeadlineForm, OpenRoundForm, ReissueForm
+from forms.host import (
+    CHOOSE,
+    ActionForm,
+    ConfirmForm,
+    DeadlineForm,
+    OpenRoundForm,
+    ReissueForm,
+    ScheduleForm,
+)
 from forms.orders import choices
 from referee.errors import Problem, RuleError
 from referee.markup import to_html
@@ -88,8 +97,10 @@ def _deadline_from(form: Any) -> datetime | None:
 
 
 def _field_of(p: Problem) -> str:
-    if p.field in ("deadline", "hours", "who", "sure"):
+    if p.field in ("deadline", "hours", "who", "sure", "auto_open"):
         return p.field
+    if p.field == "deadline_hours":  # the schedule's hours per round
+        return "hours_per_round"
     if p.code == "round/bad_deadline":
         return "deadline"
     return ""
@@ -113,8 +124,18 @@ def _dashboard(
         + [(str(s), f"Seat {s}: {name}") for s, name in context["names"].items()]
     )
     problems = list(exc.problems) if exc is not None else []
+    settings = view.get("settings", {})
+    schedule = forms.get("schedule") or ScheduleForm(
+        formdata=None,
+        data={
+            "auto_open": bool(settings.get("auto_open")),
+            "hours_per_round": _hours_text(settings.get("deadline_hours")),
+        },
+    )
     return render_template(
         "host/dashboard.html",
+        schedule_form=schedule,
+        news=_news(match_id, context["names"]),
         token=token,
         action=action,
         problems=problems,
@@ -216,6 +237,107 @@ def _simple(
     except RuleError as exc:
         return _dashboard(token, match_id, action=action, exc=exc)
     return _done(token, message.format(returned))
+
+
+def _hours_text(value: object) -> str:
+    """Hours as the schedule form shows them: 48, not 48.0."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def _hours(text: str) -> object:
+    """Hours typed in a form: a number, or the text itself (the service names it)."""
+    try:
+        return int(text) if text.lstrip("+-").isdigit() else float(text)
+    except ValueError:
+        return text
+
+
+@bp.post("/<token>/schedule")
+def schedule(token: str) -> ResponseReturnValue:
+    """Whether rounds open by themselves, and each round's hours (issue 14)."""
+    match_id = match_of(token)
+    form = ScheduleForm()
+    try:
+        _checked(form)
+        hours = _hours(form.hours_per_round.data or "")
+        auto = bool(form.auto_open.data)
+        referee().set_schedule(match_id, auto_open=auto, hours_per_round=hours)
+    except RuleError as exc:
+        return _dashboard(token, match_id, action="schedule", exc=exc, forms={"schedule": form})
+    each = f"each round has {_hours_text(hours)} hours" if hours else "rounds have no deadline"
+    if auto:
+        return _done(token, f"Rounds now open by themselves; {each}.")
+    return _done(token, f"Rounds now open only when you open them; {each}.")
+
+
+# the outbox's events and statuses in plain words
+EVENTS = {
+    "match_created": "match created",
+    "round_opened": "round opened",
+    "reminder": "reminder",
+    "round_closed": "round closed",
+    "match_ended": "match ended",
+    "link_again": "private link asked for again",
+}
+
+
+def _status(message: Any) -> str:
+    if message.status == "pending":
+        return "retrying" if message.attempts else "waiting"
+    return str(message.status)
+
+
+def _news(match_id: str, names: dict[int, str]) -> dict[str, Any]:
+    """The "Messages" section: per seat whether it has an address (never the
+    address), the webhook set or not, the reminders, and the outbox: counts by
+    status and each failed or retrying message (never a body nor a recipient:
+    the last error has the recipient struck out, a mail server may quote it)."""
+    settings, contacts = referee().notify_settings(match_id)
+    seats = []
+    for seat, name in names.items():
+        contact = contacts.get(seat)
+        if contact is None or (contact.email is None and not contact.unsubscribed):
+            state = "no address"
+        elif contact.email is None:
+            state = "no address (the player stopped e-mails)"
+        elif contact.unsubscribed:
+            state = "has an address, but unsubscribed"
+        else:
+            state = "has an address"
+        seats.append({"seat": seat, "name": name, "state": state})
+    messages = referee().messages(match_id)
+    counts: dict[str, int] = {}
+    for message in messages:
+        counts[_status(message)] = counts.get(_status(message), 0) + 1
+    trouble = []
+    for message in messages:
+        if _status(message) not in ("failed", "retrying"):
+            continue
+        error = message.last_error or ""
+        if message.recipient:
+            error = re.sub(re.escape(message.recipient), "[the recipient]", error, flags=re.I)
+        trouble.append(
+            {
+                "event": EVENTS.get(message.event, message.event),
+                "who": "webhook" if message.seat is None else f"seat {message.seat}",
+                "status": _status(message),
+                "attempts": message.attempts,
+                "error": error or "no error recorded",
+                "next": message.due_at.isoformat() if _status(message) == "retrying" else None,
+            }
+        )
+    return {
+        "seats": seats,
+        "webhook": bool(settings and settings.webhook_url),
+        "reminders": [_hours_text(h) for h in (settings.remind_before_hours if settings else [])],
+        "configured": settings is not None,
+        "counts": counts,
+        "total": len(messages),
+        "trouble": trouble,
+        "mail_enabled": referee().notify.mail_enabled,
+    }
 
 
 @bp.post("/<token>/pause")

@@ -13,12 +13,13 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from referee.errors import RuleError
+from forms.notify import EmailForm
+from referee.errors import Problem, RuleError
 from referee.ruleset import Viewer
 from referee.views import revealed_orders, view_for
 from referee.web import referee
 from referee.web.calendars import feed_links
-from referee.web.common import status_for
+from referee.web.common import base_url, status_for
 from referee.web.game import OrderForm
 from referee.web.pages import form_problems, view_context
 
@@ -117,6 +118,8 @@ def _page(
     seat: int,
     form: OrderForm | None = None,
     exc: RuleError | None = None,
+    email_form: EmailForm | None = None,
+    email_problems: list[Problem] | None = None,
 ) -> ResponseReturnValue:
     state = referee().state(match_id)
     view = view_for(state, Viewer.of_seat(seat))
@@ -127,8 +130,11 @@ def _page(
         current = mine.get(rnd["number"], {}).get("order") if rnd else None
         form = order_form(view, context, seat, current=current)
     status = status_for(exc) if exc is not None else 200
+    if email_problems:
+        status = status_for(RuleError(email_problems))
     return render_template(
         "player/play.html",
+        mail=_mail_context(match_id, seat, email_form, email_problems or []),
         token=token,
         seat=seat,
         me=context["names"][seat],
@@ -160,6 +166,48 @@ def send_order(token: str) -> ResponseReturnValue:
     assert built is not None
     flash(_accepted(match_id, built.round, receipt), "notice")
     return redirect(url_for("player.play", token=token))
+
+
+# ---- the player's own e-mail address (issue 14) -------------------------------
+
+
+def _mail_context(
+    match_id: str, seat: int, form: EmailForm | None, problems: list[Problem]
+) -> dict[str, Any] | None:
+    """The "E-mail me about this match" form (None: this server sends no e-mail)."""
+    if not referee().notify.mail_enabled:
+        return None
+    contact = referee().contact(match_id, seat)
+    address = contact.email if contact is not None else None
+    if form is None:
+        form = EmailForm(formdata=None, data={"email": address or ""})
+    return {
+        "form": form,
+        "address": address,
+        "unsubscribed": bool(contact is not None and contact.unsubscribed),
+        "errors": [p.message for p in problems],
+    }
+
+
+@bp.post("/<token>/email")
+def email(token: str) -> ResponseReturnValue:
+    """Save the seat's address (a new one, or again after unsubscribing), or stop e-mails."""
+    match_id, seat = seat_of(token)
+    form = EmailForm()
+    if not form.validate():
+        return _page(token, match_id, seat, email_form=form, email_problems=form_problems(form))
+    stop = bool(form.stop.data)
+    try:
+        address = None if stop else (form.email.data or "")
+        referee().set_email(match_id, seat, address, base_url=base_url())
+    except RuleError as exc:
+        problems = [Problem(p.code, p.message, "email") for p in exc.problems]
+        return _page(token, match_id, seat, email_form=form, email_problems=problems)
+    if stop:
+        flash("You get no more e-mails about this match.", "notice")
+    else:
+        flash("Saved: e-mails about this match go to that address now.", "notice")
+    return redirect(url_for("player.play", token=token) + "#email-h", code=303)
 
 
 def _accepted(match_id: str, sent_for: dict[str, Any], receipt: str | None) -> str:

@@ -27,6 +27,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     redirect,
     render_template,
     request,
@@ -34,20 +35,33 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from limits import parse as parse_limit
+from sqlmodel import select
 
 from forms.host import ActionForm
 from forms.match import create_match_form, setting_field_name
+from forms.notify import LinkRequestForm
+from referee.db import read
 from referee.errors import Problem, RuleError
+from referee.models import Contact
+from referee.notify.checks import check_email
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
 from referee.views import revealed_orders, view_for
-from referee.web import referee
+from referee.web import csrf, referee
 from referee.web.calendars import feed_links
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
+from referee.web.ratelimit import EXTENSION
 
 bp = Blueprint("public", __name__)
+
+# the create form's fields of issue 14 (a problem names one of them)
+NOTIFY_FIELDS = ("webhook_url", "remind_before_hours", "auto_open")
 
 # how long, and for how many new matches, the page of a new match's links is
 # shown again to the browser that created it (see docs/hosting.md)
@@ -138,7 +152,22 @@ class _CreatePage:
             return self.game_fields[where]
         if where in SERVICE_SETTINGS or where in ("name", "admin_key", "game"):
             return where
+        if where in NOTIFY_FIELDS:
+            return where
+        email = re.fullmatch(r"email_(\d+)", where)
+        if email:  # seat N is the N-th row sent
+            k = int(email.group(1)) - 1
+            return f"players-{self.rows[k] if 0 <= k < len(self.rows) else k}-email"
         return ""
+
+    def emails(self, form: Any) -> dict[str, str]:
+        """Seat number -> the address typed in its row (after :meth:`players`)."""
+        out: dict[str, str] = {}
+        for seat, row in enumerate(self.rows, start=1):
+            typed = (form.players.entries[row].form.email.data or "").strip()
+            if typed:
+                out[str(seat)] = typed
+        return out
 
     def players(self, form: Any) -> list[dict[str, Any]]:
         """The players of the form's rows: every row up to the game's minimum,
@@ -155,6 +184,33 @@ class _CreatePage:
                 {"seat": len(players) + 1, "name": name, "garnets": _number(garnets, "")}
             )
         return players
+
+
+def _mail_enabled() -> bool:
+    """Whether this server sends e-mail (its operator set REFEREE_SMTP_URL)."""
+    return referee().notify.mail_enabled
+
+
+def _notify_of(form: Any, emails: dict[str, str]) -> tuple[dict[str, Any], list[Problem]]:
+    """The create form's notification fields as the service's ``notify``
+    object, and the problems of reading them (reminders that are not numbers)."""
+    notify: dict[str, Any] = {"emails": emails, "webhook_url": form.webhook_url.data or None}
+    text = form.remind_before_hours.data or ""
+    parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
+    hours = [_number(p, p) for p in parts]
+    bad = [p for p, h in zip(parts, hours, strict=True) if isinstance(h, str)]
+    if bad:
+        problem = Problem(
+            "notify/bad_reminders",
+            f"reminders: '{bad[0][:40]}' is not a number of hours; write the hours before "
+            "the deadline separated by commas, e.g. 24, 2 (or leave it empty for none)",
+            "remind_before_hours",
+        )
+        # sent as typed: the service refuses it too (its words are left out for
+        # these), so nothing is created and every other problem is named
+        return {**notify, "remind_before_hours": text}, [problem]
+    notify["remind_before_hours"] = hours
+    return notify, []
 
 
 def _chosen_game() -> str | None:
@@ -195,6 +251,7 @@ def new_match() -> ResponseReturnValue:
             report=report,
             checked=checked,
             need_admin_key=bool(admin_key),
+            mail_enabled=_mail_enabled(),
         )
 
     if not form.is_submitted():
@@ -227,6 +284,7 @@ def new_match() -> ResponseReturnValue:
         status = status_for(RuleError(problems)) if problems else 200
         return page(problems, report, checked=not problems), status
     players = create.players(form)
+    notify, unread_notify = _notify_of(form, create.emails(form) if _mail_enabled() else {})
     settings: dict[str, Any] = {
         "deadline_hours": _number(form.deadline_hours.data, 0),
         "close_early": bool(form.close_early.data),
@@ -235,7 +293,7 @@ def new_match() -> ResponseReturnValue:
     settings.update(game_settings)
     report = web.setup_report(read.body)[0] if read.report and not read.problems else None
     created = None
-    problems += [p for bad in unread.values() for p in bad]
+    problems += [p for bad in unread.values() for p in bad] + unread_notify
     try:
         created = referee().create_match(
             name=form.name.data or "",
@@ -243,11 +301,20 @@ def new_match() -> ResponseReturnValue:
             players=players,
             settings=settings,
             ruleset=create.rules.name,
+            notify=notify,
+            schedule={"auto_open": bool(form.auto_open.data)},
+            base_url=base_url(),
         )
     except RuleError as exc:
         # what the service says of a set-up or setting that could not be read
         # only repeats that: the reading's problems say why
-        found = [p for p in exc.problems if not web.superseded(p, read) and p.field not in unread]
+        found = [
+            p
+            for p in exc.problems
+            if not web.superseded(p, read)
+            and p.field not in unread
+            and not (unread_notify and p.field == "remind_before_hours")
+        ]
         problems += read.problems + found
     if created is None:
         return page(problems, report), status_for(RuleError(problems))
@@ -255,6 +322,8 @@ def new_match() -> ResponseReturnValue:
     entry = _links_entry(
         created.match_id, created.host_token, created.player_tokens, report, bool(read.report)
     )
+    if created.webhook_secret:
+        entry["webhook_secret"] = created.webhook_secret
     if not _keep_links(entry):  # too many seats for a cookie: shown by this answer alone
         shown = {**entry, "report": report, "report_dropped": False} if report else entry
         return _links_page(shown, kept=False)
@@ -351,6 +420,7 @@ def _links_page(entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
             minutes_left=max(1, int((kept_until - now().timestamp()) // 60)),
             kept=kept,
             forget_form=ActionForm(formdata=None),
+            webhook_secret=entry.get("webhook_secret"),
         )
     )
     response.headers["Cache-Control"] = "no-store"  # it shows secret links
@@ -369,14 +439,252 @@ def forget_links(match_id: str) -> ResponseReturnValue:
 
 @bp.get("/matches/<match_id>")
 def match_page(match_id: str) -> ResponseReturnValue:
+    return _match_page(match_id)
+
+
+def _match_page(
+    match_id: str, link_form: LinkRequestForm | None = None, problems: list[Problem] | None = None
+) -> str:
+    """A match's public page (``link_form`` and ``problems``: the "lost your
+    private link?" form as sent, and its refusal)."""
     state = referee().state(match_id)
     view = view_for(state, Viewer.public())
     return render_template(
         "public/match.html",
+        mail_enabled=_mail_enabled(),
+        link_form=link_form or LinkRequestForm(formdata=None),
+        link_problems=problems or [],
         **view_context(view),
         revealed_orders=revealed_orders(view),
         calendar=feed_links(state),
     )
+
+
+# ---- lost links and unsubscribing (issue 14) ---------------------------------
+
+LINK_SALT = "seat-link"
+LINK_MAX_AGE = 3600  # seconds a link sent by e-mail works
+LINK_SENT = "If that address belongs to a seat of this match, an e-mail with a link is on its way."
+# "send me my link again" requests, by client address and by match (Flask-Limiter
+# limit strings; set in the app's config to change them)
+LINK_LIMITS = {
+    "RATELIMIT_LINK_REQUESTS": "5 per hour",
+    "RATELIMIT_LINK_REQUESTS_PER_MATCH": "20 per hour",
+}
+
+
+def _link_serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=LINK_SALT)
+
+
+def _link_allowed(match_id: str) -> bool:
+    """Count one link request against both limits (:data:`LINK_LIMITS`); False
+    when either is used up. Each request costs an e-mail to a third party, so
+    both the asking address and the match are limited."""
+    limiter: Limiter | None = current_app.extensions.get(EXTENSION)
+    if (
+        limiter is None
+        or not limiter.enabled
+        or not current_app.config.get("RATELIMIT_ENABLED", True)
+    ):
+        return True
+
+    def limit(key: str) -> Any:
+        return parse_limit(str(current_app.config.get(key) or LINK_LIMITS[key]))
+
+    by_client = limiter.limiter.hit(limit("RATELIMIT_LINK_REQUESTS"), "link", get_remote_address())
+    return by_client and limiter.limiter.hit(
+        limit("RATELIMIT_LINK_REQUESTS_PER_MATCH"), "link-match", match_id
+    )
+
+
+@bp.post("/matches/<match_id>/link")
+def request_link(match_id: str) -> ResponseReturnValue:
+    """ "Lost your private link?": e-mail a one-time link to the seat whose
+    address this is. The answer is the same whether or not it is one."""
+    referee().state(match_id)  # 404 for no such match
+    form = LinkRequestForm()
+    problems: list[Problem] = []
+    if not form.validate():
+        problems = form_problems(form)
+    elif not _mail_enabled():
+        problems = [
+            Problem("notify/no_mail", "this server sends no e-mail, so it cannot send links")
+        ]
+    else:
+        try:
+            check_email(form.email.data or "", "your address")
+        except RuleError as exc:
+            problems = [Problem(p.code, p.message, "email") for p in exc.problems]
+    if problems:
+        page = _match_page(match_id, link_form=form, problems=problems)
+        return page, status_for(RuleError(problems))
+    if not _link_allowed(match_id):
+        return (
+            render_template(
+                "error.html",
+                code=429,
+                title="Too many requests",
+                message="Too many links were asked for from your address or for this match; "
+                "wait an hour and try again. No e-mail was sent.",
+            ),
+            429,
+            {"Retry-After": "3600"},
+        )
+
+    def make_link(seat: int, fingerprint: str) -> str:
+        signed = _link_serializer().dumps([match_id, seat, fingerprint])
+        return url_for("public.seat_link", signed=signed)
+
+    referee().request_link(match_id, form.email.data or "", make_link)
+    flash(LINK_SENT, "notice")
+    return redirect(url_for("public.match_page", match_id=match_id) + "#lost-link", code=303)
+
+
+class _LinkRefused(Exception):
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.title, self.message = status, title, message
+
+
+LINK_USED = (
+    "This link has been used already, or the seat's private link has changed since it "
+    "was sent. Ask for a new one on the match's public page if you still need it."
+)
+
+
+def _seat_link(signed: str) -> tuple[str, int, str]:
+    """The match, seat and fingerprint of a link sent by e-mail; refused
+    (:class:`_LinkRefused`) when it is not one of ours or is over an hour old."""
+    try:
+        data = _link_serializer().loads(signed, max_age=LINK_MAX_AGE)
+    except SignatureExpired:
+        raise _LinkRefused(
+            410,
+            "This link has expired",
+            "A link sent by e-mail works for one hour. Ask for a new one on the match's "
+            "public page (“Lost your private link?”).",
+        ) from None
+    except BadSignature:
+        data = None
+    ok = (
+        isinstance(data, list)
+        and len(data) == 3
+        and isinstance(data[0], str)
+        and isinstance(data[1], int)
+        and isinstance(data[2], str)
+    )
+    if not ok:
+        raise _LinkRefused(
+            400,
+            "This link is not valid",
+            "This address is not a link this server sent (it may have been cut short when "
+            "copied). Open the link from the e-mail again, or ask for a new one.",
+        )
+    return data[0], data[1], data[2]
+
+
+def _refused_page(exc: _LinkRefused) -> ResponseReturnValue:
+    return render_template(
+        "error.html", code=exc.status, title=exc.title, message=exc.message
+    ), exc.status
+
+
+@bp.route("/link/<signed>", methods=["GET", "POST"])
+def seat_link(signed: str) -> ResponseReturnValue:
+    """A link sent by e-mail. GET shows a button and changes nothing (mail
+    scanners open links); its POST gives the seat a new private link."""
+    try:
+        match_id, seat, fingerprint = _seat_link(signed)
+    except _LinkRefused as exc:
+        return _refused_page(exc)
+    state = referee().state(match_id)
+    row = next((s for s in state.seats if s.seat == seat), None)
+    if row is None or row.token_hash[:16] != fingerprint:
+        return _refused_page(_LinkRefused(410, "This link has been used", LINK_USED))
+    form = ActionForm()
+    if request.method == "POST":
+        if not form.validate():
+            raise RuleError(form_problems(form))
+        try:
+            token = referee().redeem_link(match_id, seat, fingerprint)
+        except RuleError:
+            return _refused_page(_LinkRefused(410, "This link has been used", LINK_USED))
+        flash("This is your new private link: bookmark it; the old one no longer works.", "notice")
+        return redirect(url_for("player.play", token=token), code=303)
+    response = current_app.make_response(
+        render_template(
+            "notify/link.html",
+            view=view_for(state, Viewer.public()),
+            seat=seat,
+            name=row.name,
+            form=ActionForm(formdata=None),
+            action=url_for("public.seat_link", signed=signed),
+        )
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/unsubscribe/<key>", methods=["GET", "POST"])
+def unsubscribe(key: str) -> ResponseReturnValue:
+    """Stop a seat's e-mails. GET asks first (mail scanners open links); POST
+    does it, from the page's button or as an RFC 8058 one-click POST
+    (``List-Unsubscribe=One-Click``) from a mail program, which carries no CSRF
+    token: the exemption is this view's alone, and the key is the secret."""
+    if request.method == "GET":
+        found = _unsubscribe_target(key)
+        if found is None:
+            abort(404, description=UNSUBSCRIBE_UNKNOWN)
+        return _unsubscribe_page(key, found, done=False)
+    one_click = request.form.get("List-Unsubscribe") == "One-Click"
+    if not one_click and current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf.protect()  # the page's button: checked as every form is ("The form expired")
+    done = referee().unsubscribe(key)
+    if done is None:
+        abort(404, description=UNSUBSCRIBE_UNKNOWN)
+    if one_click:
+        return Response("Unsubscribed: no more e-mails about this match.\n", mimetype="text/plain")
+    return _unsubscribe_page(key, done, done=True)
+
+
+def _unsubscribe_target(key: str) -> tuple[str, int] | None:
+    """The match and seat an unsubscribe key is of, read without changing
+    anything (None: no one's). The service has only the changing
+    :meth:`Referee.unsubscribe`; this read belongs beside it."""
+    if not key or len(key) > 64:
+        return None
+    with read(referee().engine) as session:
+        contact = session.exec(select(Contact).where(Contact.unsubscribe_key == key)).first()
+        return (contact.match_id, contact.seat) if contact is not None else None
+
+
+# a mail program's one-click POST carries no CSRF token (the key is the secret)
+csrf.exempt(unsubscribe)
+
+UNSUBSCRIBE_UNKNOWN = (
+    "This unsubscribe link does not belong to any seat (it may have been cut short when "
+    "copied). Open it from the e-mail again."
+)
+
+
+def _unsubscribe_page(key: str, found: tuple[str, int], *, done: bool) -> ResponseReturnValue:
+    match_id, seat = found
+    state = referee().state(match_id)
+    name = next((s.name for s in state.seats if s.seat == seat), "")
+    response = current_app.make_response(
+        render_template(
+            "notify/unsubscribe.html",
+            view=view_for(state, Viewer.public()),
+            seat=seat,
+            name=name,
+            done=done,
+            form=ActionForm(formdata=None),
+            action=url_for("public.unsubscribe", key=key),
+        )
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/matches/<match_id>/post")

@@ -45,6 +45,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Route, ViewportSize
 from service.web.web_kit import Clock, form_data, golden_order, new_match_form
 
+from referee.notify.outbox import deliver_due
 from referee.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,21 +265,45 @@ def forks_form(**extra: str) -> dict[str, str]:
     return data
 
 
+def notify_pages(c: Collector, links: Links) -> None:
+    """Issue 14's pages: a player's address refused, "lost your private link?",
+    the e-mailed link (good, bad), unsubscribing."""
+    svc = c.app.extensions["referee"]
+    mid = links.match_id
+    c.post("seat 1: bad address", f"{links.seats[1]}/email", {"email": "x", "save": "1"}, 422)
+    c.post("public: lost link asked for", f"/matches/{mid}/link", {"email": "ana@example.org"})
+    c.post("public: lost link, bad address", f"/matches/{mid}/link", {"email": "x"}, 422)
+    asked = next(m for m in svc.messages(mid) if m.event == "link_again")
+    path = re.search(r"http://localhost(/link/\S+)", asked.body)
+    assert path, asked.body
+    c.get("link: new private link", path.group(1))
+    c.get("link: not valid", "/link/not-a-link", 400)
+    key = svc.contact(mid, 1).unsubscribe_key
+    c.get("unsubscribe: asked", f"/unsubscribe/{key}")
+    c.post("unsubscribe: done", f"/unsubscribe/{key}", {})
+    c.post("link: redeemed, the new seat page", path.group(1), {})
+
+
 def collect(app: Flask, clock: Clock) -> list[Shot]:
     client = app.test_client()
     c = Collector(app, client, clock)
     for name, path in fixed_pages():
         c.get(name, path, 404 if name.startswith("error") else 200)
 
-    # Rocky River Riding, the golden match's orders
+    # Rocky River Riding, the golden match's orders; seat 1 has an address, and a
+    # webhook that nothing answers (so the host's outbox has messages to retry)
     river = new_match_form("River <Cup> & friends", game="rocky-river")
     c.post("create: Rocky River, refused", "/new", {**river, "players-0-name": ""}, None)
     c.post("create: Rocky River, map checked", "/new", {**river, "create": "", "check_map": "1"})
-    created = c.post("created: Rocky River", "/new", river)
+    news = {"players-0-email": "ana@example.org", "webhook_url": "http://127.0.0.1:9/hook"}
+    c.post("create: Rocky River, bad address", "/new", {**river, "players-1-email": "bo"}, 422)
+    created = c.post("created: Rocky River", "/new", {**river, **news})
     links = links_on(created)
+    deliver_due(app.extensions["referee"].engine, app.extensions["referee"].notify, clock=clock)
     refused = {"ranking_text": "Joker, J, J"}
     play_match(c, "Rocky River", links, 5, river_order, refused)
     c.post("Rocky River: link re-issued", f"{links.host}/reissue", {"who": "2", **SURE})
+    notify_pages(c, links)
     c.get("error 422 (a post format)", f"/matches/{links.match_id}/post?format=nope", 422)
     app.config["WTF_CSRF_ENABLED"] = True
     c.post("error 400 (form expired)", f"{links.host}/close", SURE, 400)
@@ -314,6 +339,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             "SECRET_KEY": "page-checks",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
+            "SMTP_URL": "smtp://127.0.0.1:9",  # mail on: its forms are checked (nothing sent)
+            "WEBHOOK_ALLOW_LOOPBACK": True,
         }
     )
     clock = Clock()
