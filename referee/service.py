@@ -1469,6 +1469,15 @@ class Referee:
             match.version += 1
             session.add_all([contact, match])
 
+    def unsubscribe_target(self, key: str) -> tuple[str, int] | None:
+        """The (match, seat) an unsubscribe key is of, changing nothing (None:
+        no one's): the confirm page a mail program's link opens."""
+        if not key or len(key) > 64:
+            return None
+        with read(self.engine) as session:
+            contact = session.exec(select(Contact).where(Contact.unsubscribe_key == key)).first()
+            return (contact.match_id, contact.seat) if contact is not None else None
+
     def unsubscribe(self, key: str) -> tuple[str, int] | None:
         """Stop e-mails to the seat whose unsubscribe key this is: (match, seat),
         or None for a key that is no one's."""

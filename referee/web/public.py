@@ -39,14 +39,11 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from limits import parse as parse_limit
-from sqlmodel import select
 
 from forms.host import ActionForm
 from forms.match import create_match_form, setting_field_name
 from forms.notify import LinkRequestForm
-from referee.db import read
 from referee.errors import Problem, RuleError
-from referee.models import Contact
 from referee.notify.checks import check_email
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
@@ -633,7 +630,7 @@ def unsubscribe(key: str) -> ResponseReturnValue:
     (``List-Unsubscribe=One-Click``) from a mail program, which carries no CSRF
     token: the exemption is this view's alone, and the key is the secret."""
     if request.method == "GET":
-        found = _unsubscribe_target(key)
+        found = referee().unsubscribe_target(key)
         if found is None:
             abort(404, description=UNSUBSCRIBE_UNKNOWN)
         return _unsubscribe_page(key, found, done=False)
@@ -646,17 +643,6 @@ def unsubscribe(key: str) -> ResponseReturnValue:
     if one_click:
         return Response("Unsubscribed: no more e-mails about this match.\n", mimetype="text/plain")
     return _unsubscribe_page(key, done, done=True)
-
-
-def _unsubscribe_target(key: str) -> tuple[str, int] | None:
-    """The match and seat an unsubscribe key is of, read without changing
-    anything (None: no one's). The service has only the changing
-    :meth:`Referee.unsubscribe`; this read belongs beside it."""
-    if not key or len(key) > 64:
-        return None
-    with read(referee().engine) as session:
-        contact = session.exec(select(Contact).where(Contact.unsubscribe_key == key)).first()
-        return (contact.match_id, contact.seat) if contact is not None else None
 
 
 # a mail program's one-click POST carries no CSRF token (the key is the secret)

@@ -24,10 +24,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from itsdangerous import URLSafeTimedSerializer
 from sqlmodel import Session, select
 
+from referee.models import Contact, Message, Order, Round, Seat
 from referee.models import Match as MatchRow
-from referee.models import Order, Round, Seat
+from referee.notify.config import NotifyConfig
 from referee.rulesets.rocky_river.data import load_bundled_map
 from referee.service import Referee
 
@@ -50,8 +52,10 @@ HOST_ONLY_API = {
     ("GET", "/preview"),
     ("GET", "/audit"),
     ("GET", "/export"),
+    ("GET", "/notifications"),
+    ("PUT", "/schedule"),
 }
-TOKEN_API = {("GET", "/me"), ("PUT", "/orders")}
+TOKEN_API = {("GET", "/me"), ("PUT", "/orders"), ("PUT", "/email")}
 PUBLIC_API = {("GET", ""), ("GET", "/post")}
 
 
@@ -137,7 +141,7 @@ def snapshot(app: Flask) -> list[Any]:
     engine = app.extensions["referee"].engine
     with Session(engine) as session:
         rows: list[Any] = []
-        for model in (MatchRow, Seat, Round, Order):
+        for model in (MatchRow, Seat, Round, Order, Contact, Message):
             rows.append(sorted(repr(r.model_dump()) for r in session.exec(select(model))))
     return rows
 
@@ -460,6 +464,10 @@ def form_for(endpoint: str) -> dict[str, Any]:
         return {"sure": "y"}
     if endpoint == "host.deadline":
         return {"hours": "5"}
+    if endpoint in ("public.request_link", "player.email"):
+        return {"email": "a@example.org", "save": "1"}
+    if endpoint == "host.schedule":
+        return {"auto_open": "y", "hours_per_round": "24"}
     return {}
 
 
@@ -470,15 +478,29 @@ def test_every_web_post_refuses_a_missing_or_foreign_csrf_token(app: Flask) -> N
     endpoints = {r.endpoint for r in rules}
     assert {"public.new_match", "player.send_order", "host.open_round", "host.reissue"} <= endpoints
     assert len(rules) >= 11
+    svc = app.extensions["referee"]
+    svc.notify = NotifyConfig(smtp_url="smtp://127.0.0.1:9")  # the e-mail forms too
     for rule in rules:
         browser = app.test_client()
         m = create(browser)
         open_round(browser, m)
         token = m.seats[1] if rule.endpoint.startswith("player.") else m.host
+        svc.set_email(m.id, 1, "a@example.org")
+        contact = svc.contact(m.id, 1)
+        assert contact is not None
+        seat_hash = next(s.token_hash for s in svc.state(m.id).seats if s.seat == 1)
+        signed = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="seat-link").dumps(
+            [m.id, 1, seat_hash[:16]]
+        )
+        values = {
+            "token": token,
+            "seat": 1,
+            "match_id": m.id,
+            "key": contact.unsubscribe_key,
+            "signed": signed,
+        }
         with app.test_request_context():
-            _, path = rule.build(
-                {"token": token, "seat": 1, "match_id": m.id}, append_unknown=False
-            )
+            _, path = rule.build(values, append_unknown=False)
         data = form_for(rule.endpoint)
         before = snapshot(app)
         # no token at all
