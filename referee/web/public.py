@@ -450,7 +450,7 @@ def _match_page(
         "public/match.html",
         mail_enabled=_mail_enabled(),
         link_form=link_form or LinkRequestForm(formdata=None),
-        link_problems=problems or [],
+        link_errors=[p.message for p in problems or []],
         **view_context(view),
         revealed_orders=revealed_orders(view),
         calendar=feed_links(state),

@@ -115,6 +115,7 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
     assert state.match.settings == {
         "deadline_hours": 48,
         "close_early": False,
+        "auto_open": False,
         "double": True,
         "style": "closest",
     }
