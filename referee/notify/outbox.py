@@ -59,6 +59,23 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(minutes=2 ** max(attempts - 1, 0)), MAX_BACKOFF)
 
 
+_ADDRESS = re.compile(r"[^\s<>()\[\]\"',;:]+@[^\s<>()\[\]\"',;]+")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+
+
+def error_for_host(message: Message) -> str | None:
+    """A message's last error as the host may read it: without its recipient,
+    nor any address or URL (a mail server's refusal often quotes the address,
+    which may be one a player entered on its own page; a webhook URL is a
+    secret of whoever made the webhook)."""
+    error = message.last_error
+    if not error:
+        return error
+    if message.recipient:
+        error = re.sub(re.escape(message.recipient), "[recipient]", error, flags=re.IGNORECASE)
+    return _ADDRESS.sub("[address]", _URL.sub("[URL]", error))
+
+
 def scrub(text: str) -> str:
     """``text`` with every secret link's token struck out."""
     return _SECRET_LINK.sub(r"/\1/(removed once sent)", text)

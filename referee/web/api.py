@@ -19,6 +19,7 @@ from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.models import Message
 from referee.notify.checks import SCHEDULE_KEYS
+from referee.notify.outbox import error_for_host
 from referee.orderschema import public_schema
 from referee.ruleset import (
     DEFAULT_RULESET,
@@ -513,23 +514,6 @@ def _time(value: datetime | None) -> str | None:
     return aware.isoformat().replace("+00:00", "Z")
 
 
-_ADDRESS = re.compile(r"[^\s<>()\[\]\"',;:]+@[^\s<>()\[\]\"',;]+")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
-
-
-def _error_for_host(message: Message) -> str | None:
-    """A message's last error without its recipient: a mail server's refusal
-    often repeats the address (which may be a player's own, entered on its
-    page), and a webhook URL is a secret of whoever made the webhook."""
-    error = message.last_error
-    if not error:
-        return error
-    if message.recipient:
-        error = re.sub(re.escape(message.recipient), "[recipient]", error, flags=re.IGNORECASE)
-    error = _URL.sub("[URL]", error)
-    return _ADDRESS.sub("[address]", error)
-
-
 def _message_row(message: Message) -> dict[str, Any]:
     """One outbox row as the host sees it: what, when and how it went, never
     to whom or what it said."""
@@ -540,7 +524,7 @@ def _message_row(message: Message) -> dict[str, Any]:
         "seat": message.seat,
         "status": message.status,
         "attempts": message.attempts,
-        "last_error": _error_for_host(message),
+        "last_error": error_for_host(message),
         "created_at": _time(message.created_at),
         "due_at": _time(message.due_at),
         "sent_at": _time(message.sent_at),

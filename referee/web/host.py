@@ -13,7 +13,6 @@ now, reveal everything, re-issue a link) need "I am sure" ticked in their form
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -43,6 +42,7 @@ from forms.host import (
 from forms.orders import choices
 from referee.errors import Problem, RuleError
 from referee.markup import to_html
+from referee.notify.outbox import error_for_host
 from referee.ruleset import Viewer
 from referee.views import preview_for, revealed_orders, view_for
 from referee.web import referee
@@ -292,8 +292,8 @@ def _status(message: Any) -> str:
 def _news(match_id: str, names: dict[int, str]) -> dict[str, Any]:
     """The "Messages" section: per seat whether it has an address (never the
     address), the webhook set or not, the reminders, and the outbox: counts by
-    status and each failed or retrying message (never a body nor a recipient:
-    the last error has the recipient struck out, a mail server may quote it)."""
+    status and each failed or retrying message (never a body nor a recipient;
+    its last error as :func:`referee.notify.outbox.error_for_host` gives it)."""
     settings, contacts = referee().notify_settings(match_id)
     seats = []
     for seat, name in names.items():
@@ -315,9 +315,7 @@ def _news(match_id: str, names: dict[int, str]) -> dict[str, Any]:
     for message in messages:
         if _status(message) not in ("failed", "retrying"):
             continue
-        error = message.last_error or ""
-        if message.recipient:
-            error = re.sub(re.escape(message.recipient), "[the recipient]", error, flags=re.I)
+        error = error_for_host(message) or ""
         trouble.append(
             {
                 "event": EVENTS.get(message.event, message.event),
