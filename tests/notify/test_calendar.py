@@ -11,11 +11,12 @@ import hashlib
 import hmac
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from icalendar import Calendar
+from service.conftest import Clock
 from toy import registered
 
 from referee.db import make_engine, migrate
@@ -34,14 +35,6 @@ from referee.views import view_for
 URL = "https://referee.example.org/matches/"
 HOSTILE_MATCH = 'Ana\'s, "Match"; C:\\temp\\ <script>alert(1)</script>'
 HOSTILE_PLAYER = 'Bo; "the\\one", <b>'
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
@@ -159,7 +152,7 @@ def test_events_through_a_whole_match(svc: Referee) -> None:
     assert str(closed["UID"]) == str(public["UID"])
     assert int(closed["SEQUENCE"]) > opened_sequence
     assert str(closed["SUMMARY"]).endswith("Draft closed")
-    assert "Draft closed at 2030-01-01 15:00 UTC." in str(closed["DESCRIPTION"])
+    assert "Draft closed at 2026-11-01 15:00 UTC." in str(closed["DESCRIPTION"])
     for seat in (1, 2, 3):
         (mine,) = events(seat_feed(svc, mid, seat))
         assert alarms(mine) == [] and "closed at" in str(mine["DESCRIPTION"])

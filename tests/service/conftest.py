@@ -99,17 +99,18 @@ def svc(engine: Engine) -> Referee:
     return Referee(engine)
 
 
-@pytest.fixture
-def app(db_url: str, tmp_path: Path) -> Iterator[Flask]:
+def make_app(db_url: str, **config: Any) -> Iterator[Flask]:
+    """The app of the tests on ``db_url`` (with ``config`` on top), disposed after."""
     application = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": db_url,
-            "SECRET_KEY": "test-secret",
-        }
+        {"TESTING": True, "DATABASE_URL": db_url, "SECRET_KEY": "test-secret", **config}
     )
     yield application
     application.extensions["referee"].engine.dispose()
+
+
+@pytest.fixture
+def app(db_url: str, tmp_path: Path) -> Iterator[Flask]:
+    yield from make_app(db_url)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from referee.db import transaction
 from referee.models import Message
 from referee.notify.config import NotifyConfig
 from referee.service import Referee
-from referee.web import create_app
+from service.conftest import make_app
 
 from .web_kit import Clock, Links, create_match, esc, new_match_form, page
 
@@ -36,17 +36,7 @@ HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
 @pytest.fixture
 def app(db_url: str, tmp_path: Path) -> Iterator[Flask]:
     """The app with mail enabled (a mail server that is never reached here)."""
-    application = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": db_url,
-            "SECRET_KEY": "test-secret",
-            "SMTP_URL": "smtp://127.0.0.1:9",
-            "WEBHOOK_ALLOW_LOOPBACK": True,
-        }
-    )
-    yield application
-    application.extensions["referee"].engine.dispose()
+    yield from make_app(db_url, SMTP_URL="smtp://127.0.0.1:9", WEBHOOK_ALLOW_LOOPBACK=True)
 
 
 def with_mail(client: FlaskClient, name: str = "Notified", **extra: str) -> Links:
