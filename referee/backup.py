@@ -157,6 +157,7 @@ def _rows(model: type[SQLModel], raw: object, where: str) -> list[dict[str, Any]
             for name, c in columns.items()
             if name not in row
             and not c.nullable
+            and c.server_default is None  # a column added later: its default
             and not (model in (Order, Message) and name == "id")
         )
         if unknown or missing:

@@ -60,6 +60,9 @@ class Round(SQLModel, table=True):
     deadline: datetime | None = Field(default=None, index=True)
     closed_at: datetime | None = None
     closed_by: str | None = Field(default=None, max_length=20)  # host, deadline, early
+    # how often the deadline moved once the round opened (the host, a resume): calendar
+    # events' SEQUENCE (issue 14); public, like the deadline itself
+    deadline_changes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # the ruleset's full result after this round (all closed rounds); views filter it
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 

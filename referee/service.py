@@ -854,6 +854,8 @@ class Referee:
             rnd = self._open_round(session, match)
             if deadline is not None:
                 deadline = self._deadline(match, now, deadline)
+            if deadline != rnd.deadline:
+                rnd.deadline_changes += 1
             rnd.deadline = deadline
             match.version += 1
             session.add_all([rnd, match])
@@ -881,6 +883,7 @@ class Referee:
             rnd = self._current(session, match)
             if rnd is not None and rnd.status == "open" and rnd.deadline is not None:
                 rnd.deadline = rnd.deadline + (now - match.paused_at)
+                rnd.deadline_changes += 1
                 session.add(rnd)
             match.paused_at = None
             match.version += 1

@@ -61,6 +61,7 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
             "deadline": _iso(stored.deadline) if stored else None,
             "closed_at": _iso(stored.closed_at) if stored else None,
             "closed_by": stored.closed_by if stored else None,
+            "deadline_changes": stored.deadline_changes if stored else 0,
             "submitted": sorted(orders),
         }
         closed = stored is not None and stored.status == "closed"

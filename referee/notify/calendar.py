@@ -101,14 +101,10 @@ def event_uid(match_id: str, number: int, seat: int | None) -> str:
 
 
 def sequence(rnd: dict[str, Any]) -> int:
-    """The event's revision, from its content alone (nothing is stored): twice the
-    minutes from the round's opening to its deadline, plus one once it closed. A
-    deadline moved later and a round closing both raise it; a deadline moved
-    earlier lowers it (calendar subscriptions replace events by UID anyway)."""
-    deadline = _when(rnd["deadline"])
-    opened = _when(rnd["opened_at"]) if rnd.get("opened_at") else deadline
-    minutes = max(0, int((deadline - opened).total_seconds() // 60))
-    return 2 * minutes + (1 if rnd["status"] == "closed" else 0)
+    """The event's revision (RFC 5545: it only ever increases): twice the number
+    of times the round's deadline moved (the host, a resume), plus one once the
+    round has closed."""
+    return 2 * int(rnd.get("deadline_changes", 0)) + (1 if rnd["status"] == "closed" else 0)
 
 
 def _event(

@@ -208,6 +208,30 @@ def test_a_moved_deadline_updates_the_same_event(svc: Referee) -> None:
     assert events(public_feed(svc, mid)) == []
 
 
+def test_the_sequence_only_ever_increases(svc: Referee) -> None:
+    """RFC 5545: each change of an event raises its SEQUENCE, a deadline moved
+    earlier as much as one moved later, a resume, and the round's close."""
+    mid = rocky(svc).match_id
+    svc.open_round(mid)
+
+    def sequence() -> int:
+        (event,) = events(public_feed(svc, mid))
+        return int(event["SEQUENCE"])
+
+    seen = [sequence()]
+    svc.extend_deadline(mid, svc.clock() + timedelta(hours=72))
+    seen.append(sequence())
+    svc.extend_deadline(mid, svc.clock() + timedelta(hours=1))  # earlier
+    seen.append(sequence())
+    svc.pause(mid)
+    svc.clock.now += timedelta(minutes=5)  # type: ignore[attr-defined]
+    svc.resume(mid)  # the deadline moves by the time paused
+    seen.append(sequence())
+    svc.close_round(mid)
+    seen.append(sequence())
+    assert seen == sorted(seen) and len(set(seen)) == len(seen), seen
+
+
 def test_a_paused_match_says_the_deadline_may_move(svc: Referee) -> None:
     mid = rocky(svc).match_id
     svc.open_round(mid)

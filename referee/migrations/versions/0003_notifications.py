@@ -1,8 +1,10 @@
 """notifications: ``match_notify`` (webhook, reminders), ``contact`` (a seat's
 e-mail address) and ``outbox`` (messages waiting to be delivered)
 
-New tables only; no existing row changes. A match made before this migration has
-no row in ``match_notify`` and sends nothing until its seats give an address.
+New tables, and one new column, ``round.deadline_changes`` (how often an open
+round's deadline moved; 0 for every round there is). A match made before this
+migration has no row in ``match_notify`` and sends nothing until its seats give
+an address.
 
 Revision ID: 0003
 Revises: 0002
@@ -21,6 +23,10 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("round", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("deadline_changes", sa.Integer(), nullable=False, server_default="0")
+        )
     op.create_table(
         "match_notify",
         sa.Column("match_id", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
@@ -85,3 +91,5 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_contact_unsubscribe_key"))
     op.drop_table("contact")
     op.drop_table("match_notify")
+    with op.batch_alter_table("round", schema=None) as batch_op:
+        batch_op.drop_column("deadline_changes")
