@@ -5,12 +5,10 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField
 
+from forms.filters import strip
+
 # the placeholder of the re-issue select: no link is chosen until the host picks one
 CHOOSE = ""
-
-
-def _strip(value: object) -> object:
-    return value.strip() if isinstance(value, str) else value
 
 
 class ActionForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
@@ -29,15 +27,15 @@ class ConfirmForm(ActionForm):
 class OpenRoundForm(FlaskForm):  # type: ignore[misc]
     """Open the next round, with the match's default deadline or one given here."""
 
-    deadline = StringField("Deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[_strip])
-    hours = StringField("or hours from now", filters=[_strip])
+    deadline = StringField("Deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[strip])
+    hours = StringField("or hours from now", filters=[strip])
 
 
 class DeadlineForm(FlaskForm):  # type: ignore[misc]
     """Change the open round's deadline (later or earlier), or remove it."""
 
-    deadline = StringField("New deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[_strip])
-    hours = StringField("or hours from now", filters=[_strip])
+    deadline = StringField("New deadline (UTC, e.g. 2026-12-01T18:00Z)", filters=[strip])
+    hours = StringField("or hours from now", filters=[strip])
     no_deadline = BooleanField("No deadline (the round closes only when you close it)")
 
 
@@ -55,4 +53,4 @@ class ScheduleForm(FlaskForm):  # type: ignore[misc]
     soon as the one before closes, and each round's hours (its deadline)."""
 
     auto_open = BooleanField("Open each round by itself")
-    hours_per_round = StringField("Hours per round (the deadline of each round)", filters=[_strip])
+    hours_per_round = StringField("Hours per round (the deadline of each round)", filters=[strip])

@@ -24,6 +24,7 @@ from wtforms import (
     SubmitField,
 )
 
+from forms.filters import strip
 from forms.orders import choices
 from referee.ruleset import Setting
 
@@ -45,18 +46,14 @@ RESERVED = frozenset(
 )
 
 
-def _strip(value: object) -> object:
-    return value.strip() if isinstance(value, str) else value
-
-
 class PlayerForm(Form):  # type: ignore[misc]  # wtforms is untyped
     """One seat: a display name, a whole number of garnets and (on a server
     that sends e-mail) the player's address, which only that player gets
     e-mails at (issue 14)."""
 
-    name = StringField("Name", filters=[_strip])
-    garnets = StringField("Garnets", default="0", filters=[_strip])
-    email = StringField("E-mail address (optional)", filters=[_strip])
+    name = StringField("Name", filters=[strip])
+    garnets = StringField("Garnets", default="0", filters=[strip])
+    email = StringField("E-mail address (optional)", filters=[strip])
 
 
 class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
@@ -64,15 +61,15 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     rows and the game's own fields."""
 
     game = HiddenField()
-    name = StringField("Match name", filters=[_strip])
-    deadline_hours = StringField("Deadline of each round, in hours", default="48", filters=[_strip])
+    name = StringField("Match name", filters=[strip])
+    deadline_hours = StringField("Deadline of each round, in hours", default="48", filters=[strip])
     close_early = BooleanField(
         "Close a round as soon as every player who acts in it has sent an order"
     )
     # issue 14: news of the match elsewhere, and rounds that run themselves
-    webhook_url = StringField("Webhook URL (optional)", filters=[_strip])
+    webhook_url = StringField("Webhook URL (optional)", filters=[strip])
     remind_before_hours = StringField(
-        "Reminders, in hours before the deadline", default="24, 2", filters=[_strip]
+        "Reminders, in hours before the deadline", default="24, 2", filters=[strip]
     )
     auto_open = BooleanField("Open each round by itself")
     admin_key = PasswordField("Admin key of this server")
@@ -122,7 +119,7 @@ def setting_field(setting: Setting, choice_label: ChoiceLabel | None = None) -> 
         return FormField(type("OrderPlaces", (Form,), places), setting.label, separator="-")
     given = setting.default if isinstance(setting.default, Mapping) else {}
     lines = {
-        str(i): StringField(default=str(given.get(c, "")), filters=[_strip])
+        str(i): StringField(default=str(given.get(c, "")), filters=[strip])
         for i, c in enumerate(setting.choices)
     }
     return FormField(type("NameLines", (Form,), lines), setting.label, separator="-")

@@ -7,15 +7,13 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import StringField, SubmitField
 
-
-def _strip(value: object) -> object:
-    return value.strip() if isinstance(value, str) else value
+from forms.filters import strip
 
 
 class EmailForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     """A seat's address on its own page: save a (new) address, or stop e-mails."""
 
-    email = StringField("Your e-mail address", filters=[_strip])
+    email = StringField("Your e-mail address", filters=[strip])
     save = SubmitField("Save my address")
     stop = SubmitField("Stop e-mails")
 
@@ -23,4 +21,4 @@ class EmailForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
 class LinkRequestForm(FlaskForm):  # type: ignore[misc]
     """ "Lost your private link?": the address the host entered for a seat."""
 
-    email = StringField("Your e-mail address", filters=[_strip])
+    email = StringField("Your e-mail address", filters=[strip])
