@@ -144,3 +144,72 @@ class Message(SQLModel, table=True):
     last_error: str | None = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+
+
+# ---- seasons (issue 15) ------------------------------------------------------------
+
+
+class Season(SQLModel, table=True):
+    """An elimination season: its roster, its garnet ledger and its episodes
+    (a Main Match, then a Death Match) around ordinary matches."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(max_length=200)
+    host_token_hash: str = Field(max_length=64, unique=True, index=True)
+    # the host's season rules (referee.seasons.check_rules): token_bonus, token_lasts
+    rules: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    version: int = 0  # bumped by every change, as a match's
+
+
+class SeasonPlayer(SQLModel, table=True):
+    """One player of a season, with a private link for the whole season."""
+
+    __tablename__ = "season_player"
+
+    season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
+    number: int = Field(primary_key=True)  # 1..n, in roster order
+    name: str = Field(max_length=100)
+    email: str | None = Field(default=None, max_length=254)
+    token_hash: str = Field(max_length=64, unique=True, index=True)
+    eliminated_in: int | None = None  # the episode whose Death Match they lost
+
+
+class LedgerEntry(SQLModel, table=True):
+    """One change of one player's garnets. Append-only: a mistake is put right by
+    a new entry that names the one it corrects, never by editing or deleting."""
+
+    __tablename__ = "ledger_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: str = Field(foreign_key="season.id", index=True, max_length=32)
+    player: int
+    change: int
+    reason: str = Field(max_length=200)
+    episode: int | None = None
+    match_id: str | None = Field(default=None, max_length=32)
+    created_at: datetime = Field(default_factory=utcnow)
+    entered_by: str = Field(max_length=10)  # "host" or "referee" (a season rule)
+    corrects: int | None = None  # the entry this one puts right
+
+
+class Episode(SQLModel, table=True):
+    """One episode: its Main Match and what came of it, then its Death Match."""
+
+    season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
+    number: int = Field(primary_key=True)
+    main_match_id: str | None = Field(default=None, max_length=32)
+    # seat -> player number, of the Main Match and of the Death Match
+    main_seats: dict[str, int] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    token_holder: int | None = None  # the Main Match's Token of Life
+    candidate: int | None = None  # its Elimination Candidate
+    recorded_at: datetime | None = None  # when the Main Match's outcome was recorded
+    token_used: bool = False  # the candidate spent a Token of Life: no Death Match
+    opponent: int | None = None  # chosen by the candidate
+    death_match_id: str | None = Field(default=None, max_length=32)
+    death_seats: dict[str, int] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False)
+    )
+    loser: int | None = None  # of the Death Match: eliminated
+    loser_by: str | None = Field(default=None, max_length=10)  # "match" or "host"
+    created_at: datetime = Field(default_factory=utcnow)

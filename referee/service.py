@@ -560,6 +560,8 @@ class Referee:
         notify: object = None,
         schedule: object = None,
         base_url: str | None = None,
+        seat_tokens: Mapping[int, str] | None = None,
+        match_id: str | None = None,
     ) -> Created:
         """Create a match of ``ruleset``: ``setup`` is the game's own part of
         the set-up (its ``setup_keys``), as the ruleset's ``check_setup`` reads it.
@@ -569,7 +571,10 @@ class Referee:
         true, "hours_per_round": 48}`` (the settings ``auto_open`` and
         ``deadline_hours``). With ``auto_open`` the first round opens now, in the
         same transaction. ``base_url``: the base of links in messages when the
-        deployment sets no ``REFEREE_PUBLIC_URL``."""
+        deployment sets no ``REFEREE_PUBLIC_URL``. ``seat_tokens``: the secret
+        links of some seats, made by the caller (a season derives its players'
+        links, see :mod:`referee.seasons`, from ``match_id``, the new match's id
+        the caller chose); the others are random."""
         rules = get_ruleset(ruleset)
         setup = dict(setup or {})
         # whatever the caller, nothing stored may hold a character that is not text
@@ -621,9 +626,10 @@ class Referee:
         assert checked_setup is not None and isinstance(name, str)
         seed = seed or secrets.token_urlsafe(24)
         host_token = new_token()
-        tokens = {p["seat"]: new_token() for p in checked_setup.players}
+        given = dict(seat_tokens or {})
+        tokens = {p["seat"]: given.get(p["seat"]) or new_token() for p in checked_setup.players}
         match = Match(
-            id=secrets.token_hex(5),
+            id=match_id or secrets.token_hex(5),
             name=name.strip(),
             ruleset=rules.name,
             setup=checked_setup.data,

@@ -1,0 +1,773 @@
+"""Seasons (issue 15): the elimination game around the matches. The service
+layer of a season, like :class:`referee.service.Referee` for a match: every
+change in one transaction, the season row locked first.
+
+A season has a roster (each player with a private link for the whole season),
+a **garnet ledger** (append-only: a balance is the sum of a player's entries; a
+mistake is put right by a new entry that names the one it corrects) and
+**episodes**: a Main Match of any game for the remaining players (or a subset
+the game takes), whose Token of Life and Elimination Candidate are recorded
+once it has ended, then a Death Match between the Elimination Candidate and an
+opponent they choose, whose loser is eliminated.
+
+Decisions (where the issue leaves a choice):
+
+- **Garnets into a match**: each seat's garnets are the player's balance when
+  the match is created (a negative balance is refused by the game, which
+  needs 0 or more). Matches never change garnets; the season's rules do, when
+  an outcome is recorded (entries by the referee).
+- **Season rules** (:func:`check_rules`): ``token_bonus`` (garnets the Token of
+  Life's holder gets when a Main Match's outcome is recorded; default 0) and
+  ``token_lasts``: ``"episode"`` (default: a Token of Life protects its holder
+  from being chosen as the opponent in that episode's Death Match) or
+  ``"until_used"`` (it protects in every later episode too, until its holder,
+  become an Elimination Candidate, spends it to skip that episode's Death
+  Match; a player may hold several). :meth:`Seasons.main_outcome` shows what
+  the rules will do before :meth:`Seasons.record_main` does it.
+- **Links**: a season player's link opens their season page. The seat links of
+  the matches made from the season are not random but derived (HMAC with the
+  server's secret key) from the player's season link digest and the match, so
+  the season page can link each of its player's matches without any link
+  being stored; a database alone gives none of them. If a match's host
+  re-issues a seat's link, the season page can no longer open that seat (it
+  says so) until the player has the new link.
+- **Matches first, then the season**: a match is created in its own
+  transaction, then recorded in the season's; a season step refused after the
+  match was made (two hosts racing) leaves that match unused.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from referee.db import read, transaction
+from referee.errors import Problem, RuleError
+from referee.models import Episode, LedgerEntry, Season, SeasonPlayer
+from referee.names import name_fault
+from referee.notify.checks import check_email
+from referee.ruleset import DEFAULT_RULESET
+from referee.service import MAX_GARNETS, Created, Referee, new_token, token_hash
+from referee.text import check_text
+
+DEFAULT_RULES: dict[str, Any] = {"token_bonus": 0, "token_lasts": "episode"}
+TOKEN_LASTS = ("episode", "until_used")
+MAX_PLAYERS = 64
+MAX_CHANGE = 1_000_000
+
+
+# ---- pure parts -----------------------------------------------------------------
+
+
+def check_rules(raw: object) -> dict[str, Any]:
+    """A season's rules with defaults filled in; every problem named."""
+    if raw is None:
+        return dict(DEFAULT_RULES)
+    if not isinstance(raw, Mapping):
+        raise RuleError.single("season/bad_rules", "'rules' must be an object")
+    problems: list[Problem] = []
+    out = dict(DEFAULT_RULES)
+    for key, value in raw.items():
+        if key == "token_bonus":
+            if type(value) is not int or not 0 <= value <= 100:
+                problems.append(
+                    Problem(
+                        "season/bad_rules",
+                        f"the Token of Life's bonus must be a whole number of garnets from 0 "
+                        f"to 100, not {value!r}",
+                        key,
+                    )
+                )
+            else:
+                out[key] = value
+        elif key == "token_lasts":
+            if value not in TOKEN_LASTS:
+                problems.append(
+                    Problem(
+                        "season/bad_rules",
+                        f"a Token of Life lasts 'episode' or 'until_used', not {value!r}",
+                        key,
+                    )
+                )
+            else:
+                out[key] = value
+        else:
+            problems.append(
+                Problem(
+                    "season/bad_rules",
+                    f"unknown season rule {str(key)[:40]!r} (known: {', '.join(DEFAULT_RULES)})",
+                    "rules",
+                )
+            )
+    if problems:
+        raise RuleError(problems)
+    return out
+
+
+def derived_seat_token(secret: bytes, player_hash: str, match_id: str) -> str:
+    """The seat link of a season player in a match made from the season: an
+    HMAC (the server's secret key) of the player's season-link digest and the
+    match, shaped like any link (43 URL-safe characters)."""
+    mac = hmac.new(secret, f"season-seat|{player_hash}|{match_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+@dataclass(frozen=True)
+class CreatedSeason:
+    season_id: str
+    host_token: str
+    player_tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a season rule does when an outcome is recorded."""
+
+    player: int
+    change: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class MainOutcome:
+    """A finished Main Match's outcome, as the season reads it, and the rules'
+    effects (shown to the host before :meth:`Seasons.record_main`)."""
+
+    episode: int
+    token_holder: int | None
+    candidate: int
+    effects: tuple[Effect, ...]
+
+
+@dataclass
+class SeasonState:
+    """A season as stored: what its pages, posts and checks are made from."""
+
+    season: Season
+    players: list[SeasonPlayer]
+    ledger: list[LedgerEntry]
+    episodes: list[Episode]
+
+    def balances(self) -> dict[int, int]:
+        """Each player's garnets: the sum of their ledger entries."""
+        out = {p.number: 0 for p in self.players}
+        for entry in self.ledger:
+            out[entry.player] += entry.change
+        return out
+
+    def player(self, number: int) -> SeasonPlayer:
+        found = next((p for p in self.players if p.number == number), None)
+        if found is None:
+            raise RuleError.single("season/unknown_player", f"this season has no player {number}")
+        return found
+
+    def remaining(self) -> list[int]:
+        return [p.number for p in self.players if p.eliminated_in is None]
+
+    def episode(self, number: int) -> Episode:
+        found = next((e for e in self.episodes if e.number == number), None)
+        if found is None:
+            raise RuleError.single("season/unknown_episode", f"there is no episode {number}")
+        return found
+
+    def tokens(self, upto: int) -> dict[int, int]:
+        """The Tokens of Life each player holds during episode ``upto`` (see
+        the module's rules): those won in it, and with ``until_used`` those won
+        before and not yet spent."""
+        lasts = self.season.rules.get("token_lasts", "episode")
+        held: dict[int, int] = {}
+        for e in self.episodes:
+            if e.number > upto:
+                break
+            if lasts == "episode" and e.number != upto:
+                continue
+            if e.token_holder is not None:
+                held[e.token_holder] = held.get(e.token_holder, 0) + 1
+            if e.token_used and e.candidate is not None:
+                held[e.candidate] -= 1
+        return {p: n for p, n in held.items() if n > 0}
+
+    def done(self, e: Episode) -> bool:
+        """Whether an episode is over (its Death Match decided, or skipped)."""
+        return e.loser is not None or e.token_used
+
+
+class Seasons:
+    """Every change of every season goes through here."""
+
+    def __init__(self, referee: Referee, secret: bytes) -> None:
+        self.referee = referee
+        self.engine = referee.engine
+        self.secret = secret
+
+    # ---- reading ------------------------------------------------------------------
+
+    def state(self, season_id: str) -> SeasonState:
+        with read(self.engine) as session:
+            return self._load(session, season_id)
+
+    def _load(self, session: Session, season_id: str, lock: bool = False) -> SeasonState:
+        query = select(Season).where(Season.id == season_id)
+        season = session.exec(query.with_for_update() if lock else query).first()
+        if season is None:
+            raise RuleError.single("season/not_found", f"there is no season '{season_id}'")
+        players = list(
+            session.exec(
+                select(SeasonPlayer)
+                .where(SeasonPlayer.season_id == season_id)
+                .order_by(col(SeasonPlayer.number))
+            )
+        )
+        ledger = list(
+            session.exec(
+                select(LedgerEntry)
+                .where(LedgerEntry.season_id == season_id)
+                .order_by(col(LedgerEntry.id))
+            )
+        )
+        episodes = list(
+            session.exec(
+                select(Episode).where(Episode.season_id == season_id).order_by(col(Episode.number))
+            )
+        )
+        return SeasonState(season, players, ledger, episodes)
+
+    def find_token(self, token: str) -> tuple[str, int | None] | None:
+        """The season a secret link belongs to, and its player (None: the host)."""
+        if not token or len(token) > 200:
+            return None
+        digest = token_hash(token)
+        with read(self.engine) as session:
+            season = session.exec(select(Season).where(Season.host_token_hash == digest)).first()
+            if season is not None:
+                return season.id, None
+            player = session.exec(
+                select(SeasonPlayer).where(SeasonPlayer.token_hash == digest)
+            ).first()
+            return (player.season_id, player.number) if player is not None else None
+
+    def match_links(self, season_id: str, number: int) -> list[dict[str, Any]]:
+        """A player's matches of the season, each with its seat link path
+        (``/play/<token>``) or None when the match's host has re-issued it."""
+        state = self.state(season_id)
+        me = state.player(number)
+        out: list[dict[str, Any]] = []
+        for e in state.episodes:
+            for kind, match_id, seats in (
+                ("main", e.main_match_id, e.main_seats),
+                ("death", e.death_match_id, e.death_seats),
+            ):
+                seat = next((int(s) for s, p in seats.items() if p == number), None)
+                if match_id is None or seat is None:
+                    continue
+                token = derived_seat_token(self.secret, me.token_hash, match_id)
+                live = self.referee.find_token(token) == (match_id, seat)
+                out.append(
+                    {
+                        "episode": e.number,
+                        "kind": kind,
+                        "match_id": match_id,
+                        "seat": seat,
+                        "path": f"/play/{token}" if live else None,
+                    }
+                )
+        return out
+
+    # ---- creating -----------------------------------------------------------------
+
+    def create_season(
+        self, *, name: object, players: object, rules: object = None
+    ) -> CreatedSeason:
+        """A season: ``players`` is a list of ``{"name", "email"?, "garnets"?}``
+        (starting garnets become the first ledger entries)."""
+        check_text({"name": name, "players": players}, "the season")
+        problems: list[Problem] = []
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            problems.append(
+                Problem("season/bad_name", "the season needs a name of 1 to 200 characters", "name")
+            )
+        elif (fault := name_fault(name)) is not None:
+            problems.append(Problem("season/bad_name", f"the season name: {fault}", "name"))
+        checked_rules: dict[str, Any] = {}
+        try:
+            checked_rules = check_rules(rules)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        roster: list[tuple[str, str | None, int]] = []
+        if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+            problems.append(
+                Problem(
+                    "season/bad_players",
+                    f"a season needs a list of 2 to {MAX_PLAYERS} players",
+                    "players",
+                )
+            )
+        else:
+            seen: set[str] = set()
+            for i, p in enumerate(players, start=1):
+                try:
+                    roster.append(_roster_entry(p, i, seen))
+                except RuleError as exc:
+                    problems.extend(exc.problems)
+        if problems:
+            raise RuleError(problems)
+        assert isinstance(name, str)
+        host_token = new_token()
+        tokens = {i: new_token() for i in range(1, len(roster) + 1)}
+        season = Season(
+            id=secrets.token_hex(5),
+            name=name.strip(),
+            host_token_hash=token_hash(host_token),
+            rules=checked_rules,
+            created_at=self.referee.clock(),
+        )
+        with transaction(self.engine) as session:
+            session.add(season)
+            session.flush()
+            for i, (player_name, email, garnets) in enumerate(roster, start=1):
+                session.add(
+                    SeasonPlayer(
+                        season_id=season.id,
+                        number=i,
+                        name=player_name,
+                        email=email,
+                        token_hash=token_hash(tokens[i]),
+                    )
+                )
+                if garnets:
+                    session.add(self._entry(season.id, i, garnets, "starting garnets", "host"))
+        return CreatedSeason(season.id, host_token, tokens)
+
+    def _entry(
+        self,
+        season_id: str,
+        player: int,
+        change: int,
+        reason: str,
+        by: str,
+        *,
+        episode: int | None = None,
+        match_id: str | None = None,
+        corrects: int | None = None,
+    ) -> LedgerEntry:
+        return LedgerEntry(
+            season_id=season_id,
+            player=player,
+            change=change,
+            reason=reason,
+            episode=episode,
+            match_id=match_id,
+            created_at=self.referee.clock(),
+            entered_by=by,
+            corrects=corrects,
+        )
+
+    # ---- the ledger ---------------------------------------------------------------
+
+    def add_entry(
+        self,
+        season_id: str,
+        *,
+        player: object,
+        change: object,
+        reason: object,
+        corrects: object = None,
+    ) -> LedgerEntry:
+        """The host's entry (or correcting entry: ``corrects`` names the entry it
+        puts right, of the same player). Entries are never edited or deleted."""
+        check_text({"reason": reason}, "the entry")
+        problems: list[Problem] = []
+        if type(change) is not int or change == 0 or abs(change) > MAX_CHANGE:
+            problems.append(
+                Problem(
+                    "ledger/bad_change",
+                    f"the change must be a whole number of garnets other than 0 (at most "
+                    f"{MAX_CHANGE} either way), not {change!r}",
+                    "change",
+                )
+            )
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            problems.append(
+                Problem("ledger/bad_reason", "say why, in 1 to 200 characters", "reason")
+            )
+        elif (fault := name_fault(reason)) is not None:
+            problems.append(Problem("ledger/bad_reason", f"the reason: {fault}", "reason"))
+        if problems:
+            raise RuleError(problems)
+        assert isinstance(change, int) and isinstance(reason, str)
+        with transaction(self.engine) as session:
+            state = self._load(session, season_id, lock=True)
+            if type(player) is not int:
+                raise RuleError.single(
+                    "season/unknown_player", f"no player {player!r} in this season", "player"
+                )
+            state.player(player)
+            if corrects is not None:
+                fixed = next((e for e in state.ledger if e.id == corrects), None)
+                if fixed is None or fixed.player != player:
+                    raise RuleError.single(
+                        "ledger/bad_correction",
+                        f"entry {corrects!r} is not one of player {player}'s entries",
+                        "corrects",
+                    )
+            entry = self._entry(
+                season_id,
+                player,
+                change,
+                reason.strip(),
+                "host",
+                corrects=corrects if isinstance(corrects, int) else None,
+            )
+            session.add(entry)
+            self._bump(session, state)
+        return entry
+
+    @staticmethod
+    def _bump(session: Session, state: SeasonState) -> None:
+        state.season.version += 1
+        session.add(state.season)
+
+    # ---- episodes -----------------------------------------------------------------
+
+    def _players_for(self, state: SeasonState, chosen: Sequence[int]) -> list[dict[str, Any]]:
+        balances = state.balances()
+        return [
+            {"seat": seat, "name": state.player(p).name, "garnets": balances[p]}
+            for seat, p in enumerate(chosen, start=1)
+        ]
+
+    def _make_match(
+        self,
+        state: SeasonState,
+        chosen: Sequence[int],
+        *,
+        name: str,
+        game: object,
+        setup: Mapping[str, Any] | None,
+        settings: object,
+        seed: str | None,
+    ) -> Created:
+        """A match of the chosen players, garnets read from the ledger now,
+        each seat's link derived from the player's season link."""
+        match_id_hint = secrets.token_hex(5)
+        for p in chosen:
+            balance = state.balances()[p]
+            if not 0 <= balance <= MAX_GARNETS:
+                raise RuleError.single(
+                    "season/bad_garnets",
+                    f"{state.player(p).name} has {balance} garnets; a match needs 0 or more",
+                )
+        tokens = {
+            seat: derived_seat_token(self.secret, state.player(p).token_hash, match_id_hint)
+            for seat, p in enumerate(chosen, start=1)
+        }
+        return self.referee.create_match(
+            name=name,
+            players=self._players_for(state, chosen),
+            setup=setup,
+            settings=settings,
+            ruleset=game,
+            seed=seed,
+            seat_tokens=tokens,
+            match_id=match_id_hint,
+        )
+
+    def create_main_match(
+        self,
+        season_id: str,
+        *,
+        game: object = DEFAULT_RULESET,
+        players: Sequence[int] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        settings: object = None,
+        seed: str | None = None,
+    ) -> tuple[int, Created]:
+        """The next episode's Main Match: every remaining player, or the chosen
+        remaining ones (for a game that takes fewer). The episode number and the match."""
+        state = self.state(season_id)
+        if state.episodes and not state.done(state.episodes[-1]):
+            last = state.episodes[-1].number
+            raise RuleError.single(
+                "season/episode_open", f"episode {last} has not ended: its Death Match comes first"
+            )
+        remaining = state.remaining()
+        chosen = list(players) if players is not None else remaining
+        outside = [p for p in chosen if p not in remaining]
+        if outside or len(set(chosen)) != len(chosen) or len(chosen) < 2:
+            raise RuleError.single(
+                "season/bad_players",
+                "a Main Match is of 2 or more different players still in the season "
+                f"(still in: {', '.join(str(p) for p in remaining)})",
+                "players",
+            )
+        number = len(state.episodes) + 1
+        name = f"{state.season.name}: episode {number}, Main Match"
+        created = self._make_match(
+            state, chosen, name=name, game=game, setup=setup, settings=settings, seed=seed
+        )
+        with transaction(self.engine) as session:
+            again = self._load(session, season_id, lock=True)
+            if len(again.episodes) + 1 != number:
+                raise RuleError.single("season/episode_open", "another episode began meanwhile")
+            session.add(
+                Episode(
+                    season_id=season_id,
+                    number=number,
+                    main_match_id=created.match_id,
+                    main_seats={str(seat): p for seat, p in enumerate(chosen, start=1)},
+                    created_at=self.referee.clock(),
+                )
+            )
+            self._bump(session, again)
+        return number, created
+
+    def _outcome(self, match_id: str) -> tuple[int | None, int]:
+        """A finished match's Token of Life and Elimination Candidate (seats)."""
+        state = self.referee.state(match_id)
+        last = state.last_closed
+        if not state.match.finished or last is None or not isinstance(last.result, dict):
+            raise RuleError.single(
+                "season/match_not_finished", f"match {match_id} has not ended yet"
+            )
+        token = last.result.get("token_of_life")
+        candidate = (last.result.get("elimination_candidate") or {}).get("seat")
+        if not isinstance(candidate, int):
+            raise RuleError.single(
+                "season/no_outcome", f"match {match_id} names no Elimination Candidate"
+            )
+        return (token if isinstance(token, int) else None), candidate
+
+    def main_outcome(self, season_id: str, episode: int) -> MainOutcome:
+        """What recording the episode's Main Match would do (nothing is stored)."""
+        state = self.state(season_id)
+        e = state.episode(episode)
+        assert e.main_match_id is not None
+        token_seat, candidate_seat = self._outcome(e.main_match_id)
+        holder = e.main_seats[str(token_seat)] if token_seat is not None else None
+        candidate = e.main_seats[str(candidate_seat)]
+        effects: list[Effect] = []
+        bonus = int(state.season.rules.get("token_bonus", 0))
+        if holder is not None and bonus:
+            effects.append(
+                Effect(holder, bonus, f"Token of Life in episode {episode} (+{bonus} garnets)")
+            )
+        return MainOutcome(episode, holder, candidate, tuple(effects))
+
+    def record_main(self, season_id: str, episode: int) -> MainOutcome:
+        """Record the Main Match's Token of Life and Elimination Candidate and
+        apply the season's rules (ledger entries by the referee)."""
+        outcome = self.main_outcome(season_id, episode)
+        with transaction(self.engine) as session:
+            state = self._load(session, season_id, lock=True)
+            e = state.episode(episode)
+            if e.recorded_at is not None:
+                raise RuleError.single(
+                    "season/recorded", f"episode {episode}'s Main Match is recorded already"
+                )
+            e.token_holder, e.candidate = outcome.token_holder, outcome.candidate
+            e.recorded_at = self.referee.clock()
+            session.add(e)
+            for effect in outcome.effects:
+                session.add(
+                    self._entry(
+                        season_id,
+                        effect.player,
+                        effect.change,
+                        effect.reason,
+                        "referee",
+                        episode=episode,
+                        match_id=e.main_match_id,
+                    )
+                )
+            self._bump(session, state)
+        return outcome
+
+    def _recorded(self, state: SeasonState, episode: int) -> Episode:
+        e = state.episode(episode)
+        if e.recorded_at is None or e.candidate is None:
+            raise RuleError.single(
+                "season/not_recorded", f"episode {episode}'s Main Match is not recorded yet"
+            )
+        if state.done(e):
+            raise RuleError.single("season/episode_over", f"episode {episode} is over")
+        return e
+
+    def opponents(self, season_id: str, episode: int) -> list[int]:
+        """Whom the Elimination Candidate may choose: players still in, not the
+        candidate, holding no Token of Life."""
+        state = self.state(season_id)
+        e = self._recorded(state, episode)
+        return self._choosable(state, e)
+
+    @staticmethod
+    def _choosable(state: SeasonState, e: Episode) -> list[int]:
+        protected = state.tokens(e.number)
+        return [p for p in state.remaining() if p != e.candidate and p not in protected]
+
+    def choose_opponent(
+        self, season_id: str, episode: int, *, chooser: int, opponent: object
+    ) -> None:
+        """The Elimination Candidate (``chooser``) names their opponent."""
+        with transaction(self.engine) as session:
+            state = self._load(session, season_id, lock=True)
+            e = self._recorded(state, episode)
+            if chooser != e.candidate:
+                raise RuleError.single(
+                    "season/not_candidate", "only the Elimination Candidate chooses the opponent"
+                )
+            if e.death_match_id is not None:
+                raise RuleError.single(
+                    "season/already_chosen", "the Death Match has begun; the choice is made"
+                )
+            choosable = self._choosable(state, e)
+            if type(opponent) is not int or opponent not in choosable:
+                raise RuleError.single(
+                    "season/bad_opponent",
+                    _why_not(state, e, opponent)
+                    + f" (you may choose: {', '.join(state.player(p).name for p in choosable)})",
+                    "opponent",
+                )
+            e.opponent = opponent
+            session.add(e)
+            self._bump(session, state)
+
+    def use_token(self, season_id: str, episode: int, *, player: int) -> None:
+        """The Elimination Candidate spends a Token of Life won in an earlier
+        episode (``token_lasts`` ``until_used``): no Death Match this episode."""
+        with transaction(self.engine) as session:
+            state = self._load(session, season_id, lock=True)
+            e = self._recorded(state, episode)
+            if player != e.candidate:
+                raise RuleError.single(
+                    "season/not_candidate", "only the Elimination Candidate can spend a token"
+                )
+            if e.death_match_id is not None or e.opponent is not None:
+                raise RuleError.single(
+                    "season/already_chosen", "the opponent is chosen; the Death Match goes ahead"
+                )
+            if state.tokens(episode).get(player, 0) < 1:
+                raise RuleError.single(
+                    "season/no_token", f"{state.player(player).name} holds no Token of Life"
+                )
+            e.token_used = True
+            session.add(e)
+            self._bump(session, state)
+
+    def create_death_match(
+        self,
+        season_id: str,
+        episode: int,
+        *,
+        game: object,
+        setup: Mapping[str, Any] | None = None,
+        settings: object = None,
+        seed: str | None = None,
+    ) -> Created:
+        """The episode's Death Match: the candidate (seat 1) against the chosen
+        opponent (seat 2), of a game that takes 2 players."""
+        state = self.state(season_id)
+        e = self._recorded(state, episode)
+        if e.opponent is None or e.candidate is None:
+            raise RuleError.single(
+                "season/no_opponent", "the Elimination Candidate has not chosen an opponent yet"
+            )
+        if e.death_match_id is not None:
+            raise RuleError.single("season/already_chosen", "the Death Match exists already")
+        chosen = [e.candidate, e.opponent]
+        name = f"{state.season.name}: episode {episode}, Death Match"
+        created = self._make_match(
+            state, chosen, name=name, game=game, setup=setup, settings=settings, seed=seed
+        )
+        with transaction(self.engine) as session:
+            again = self._load(session, season_id, lock=True)
+            e = self._recorded(again, episode)
+            if e.death_match_id is not None:
+                raise RuleError.single("season/already_chosen", "the Death Match exists already")
+            e.death_match_id = created.match_id
+            e.death_seats = {"1": chosen[0], "2": chosen[1]}
+            session.add(e)
+            self._bump(session, again)
+        return created
+
+    def record_death(self, season_id: str, episode: int, *, loser: object = None) -> int:
+        """Decide the Death Match: from its match once ended (its Elimination
+        Candidate loses), or as the host enters it (``loser``: the candidate or
+        the opponent) when it was not played here. The loser is eliminated."""
+        state = self.state(season_id)
+        e = self._recorded(state, episode)
+        if e.opponent is None or e.candidate is None:
+            raise RuleError.single(
+                "season/no_opponent", "the Elimination Candidate has not chosen an opponent yet"
+            )
+        by = "host"
+        if e.death_match_id is not None:
+            if loser is not None:
+                raise RuleError.single(
+                    "season/played_here",
+                    "the Death Match is played here: its result decides, not an entered one",
+                )
+            _, seat = self._outcome(e.death_match_id)
+            loser, by = e.death_seats[str(seat)], "match"
+        elif loser not in (e.candidate, e.opponent):
+            raise RuleError.single(
+                "season/bad_loser",
+                f"the loser is {state.player(e.candidate).name} or "
+                f"{state.player(e.opponent).name}, not {loser!r}",
+                "loser",
+            )
+        assert isinstance(loser, int)
+        with transaction(self.engine) as session:
+            again = self._load(session, season_id, lock=True)
+            e = self._recorded(again, episode)
+            e.loser, e.loser_by = loser, by
+            out = again.player(loser)
+            out.eliminated_in = episode
+            session.add_all([e, out])
+            self._bump(session, again)
+        return loser
+
+
+def _why_not(state: SeasonState, e: Episode, opponent: object) -> str:
+    """Why ``opponent`` may not be chosen, in plain words."""
+    if type(opponent) is not int or opponent not in {p.number for p in state.players}:
+        return f"there is no player {opponent!r} in this season"
+    who = state.player(opponent).name
+    if opponent == e.candidate:
+        return "you cannot choose yourself"
+    if state.player(opponent).eliminated_in is not None:
+        return f"{who} has been eliminated"
+    return f"{who} holds a Token of Life"
+
+
+def _roster_entry(raw: object, i: int, seen: set[str]) -> tuple[str, str | None, int]:
+    where = f"player {i}"
+    if not isinstance(raw, Mapping):
+        raise RuleError.single("season/bad_players", f"{where} must be an object with a name")
+    unknown = set(raw) - {"name", "email", "garnets"}
+    if unknown:
+        raise RuleError.single(
+            "season/bad_players", f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}"
+        )
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise RuleError.single("season/bad_players", f"{where} needs a name of 1 to 100 characters")
+    if (fault := name_fault(name)) is not None:
+        raise RuleError.single("season/bad_players", f"{where}'s name: {fault}")
+    if name.strip().casefold() in seen:
+        raise RuleError.single("season/bad_players", f"{where}: the name {name!r} is taken")
+    seen.add(name.strip().casefold())
+    email = raw.get("email")
+    checked = check_email(email, where) if email not in (None, "") else None
+    garnets = raw.get("garnets", 0)
+    if type(garnets) is not int or not 0 <= garnets <= MAX_CHANGE:
+        raise RuleError.single(
+            "season/bad_players", f"{where}'s starting garnets must be 0 or more, not {garnets!r}"
+        )
+    return name.strip(), checked, garnets

@@ -1,0 +1,279 @@
+"""Seasons (issue 15), the service layer, on SQLite and PostgreSQL: a 6-player
+season of three episodes (Main Matches of Rocky River and Forks 2nd Edition, a
+Death Match of Forks 2nd Edition for 2 and one entered by hand), garnets read
+from the ledger into each match and back through the season's rules, a Token
+of Life protecting its holder from being chosen, two players eliminated, and
+every balance the sum of the ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from referee.errors import RuleError
+from referee.ruleset import get_ruleset
+from referee.seasons import Seasons, check_rules, derived_seat_token
+from referee.service import Referee
+
+from .conftest import Clock
+
+SECRET = b"season-test-secret"
+ROSTER = [
+    {"name": "Ana", "garnets": 5, "email": "ana@example.org"},
+    {"name": "Bo", "garnets": 4},
+    {"name": "Cy", "garnets": 3},
+    {"name": "Di", "garnets": 2},
+    {"name": "Ed", "garnets": 1},
+    {"name": "Flo"},
+]
+
+
+def game_parts(game: str, players: int) -> dict[str, Any]:
+    demo = get_ruleset(game).demo(players)
+    settings = {k: v for k, v in demo.settings.items() if k not in ("deadline_hours",)}
+    return {"game": game, "setup": demo.setup, "settings": settings}
+
+
+def play_to_the_end(svc: Referee, match_id: str) -> None:
+    """Every round opened and closed with no order (the rules' defaults)."""
+    while not svc.state(match_id).match.finished:
+        svc.open_round(match_id)
+        svc.close_round(match_id)
+
+
+def seat_garnets(svc: Referee, match_id: str) -> dict[str, int]:
+    return {s.name: s.garnets for s in svc.state(match_id).seats}
+
+
+def test_a_season_of_three_episodes(engine: Engine) -> None:
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    made = seasons.create_season(
+        name="Genius S1", players=ROSTER, rules={"token_bonus": 2, "token_lasts": "episode"}
+    )
+    sid = made.season_id
+    state = seasons.state(sid)
+    assert state.balances() == {1: 5, 2: 4, 3: 3, 4: 2, 5: 1, 6: 0}
+    assert seasons.find_token(made.host_token) == (sid, None)
+    assert seasons.find_token(made.player_tokens[4]) == (sid, 4)
+
+    # episode 1: a Rocky River Main Match of three players, garnets from the ledger
+    seasons.add_entry(sid, player=6, change=3, reason="won the opening game")
+    number, main = seasons.create_main_match(sid, players=[2, 4, 6], **game_parts("rocky-river", 3))
+    assert number == 1
+    assert seat_garnets(svc, main.match_id) == {"Bo": 4, "Di": 2, "Flo": 3}
+    with pytest.raises(RuleError) as early:
+        seasons.record_main(sid, 1)
+    assert early.value.codes == ["season/match_not_finished"]
+    play_to_the_end(svc, main.match_id)
+    outcome = seasons.main_outcome(sid, 1)  # shown before it is applied
+    assert outcome.candidate in (2, 4, 6)
+    assert seasons.state(sid).balances()[outcome.token_holder or 2] in (4, 2, 3)  # nothing yet
+    assert seasons.record_main(sid, 1) == outcome
+    e1 = seasons.state(sid).episode(1)
+    if outcome.token_holder is not None:
+        bonus = [x for x in seasons.state(sid).ledger if x.entered_by == "referee"]
+        assert [(x.player, x.change, x.episode) for x in bonus] == [(outcome.token_holder, 2, 1)]
+        # the Token of Life protects its holder from being chosen
+        with pytest.raises(RuleError) as protected:
+            seasons.choose_opponent(
+                sid, 1, chooser=outcome.candidate, opponent=outcome.token_holder
+            )
+        assert protected.value.codes == ["season/bad_opponent"]
+        assert "holds a Token of Life" in str(protected.value)
+        assert outcome.token_holder not in seasons.opponents(sid, 1)
+    with pytest.raises(RuleError) as self_pick:
+        seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=outcome.candidate)
+    assert "yourself" in str(self_pick.value)
+    someone_else = next(p for p in (1, 2, 3, 4, 5, 6) if p != e1.candidate)
+    with pytest.raises(RuleError) as not_theirs:
+        seasons.choose_opponent(sid, 1, chooser=someone_else, opponent=5)
+    assert not_theirs.value.codes == ["season/not_candidate"]
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=opponent)
+    with pytest.raises(RuleError) as next_too_soon:
+        seasons.create_main_match(sid, **game_parts("forks-2e", 5))
+    assert next_too_soon.value.codes == ["season/episode_open"]
+
+    # its Death Match: Forks 2nd Edition for 2, played here
+    death = seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    balances = seasons.state(sid).balances()
+    names = {p.number: p.name for p in seasons.state(sid).players}
+    assert seat_garnets(svc, death.match_id) == {
+        names[outcome.candidate]: balances[outcome.candidate],
+        names[opponent]: balances[opponent],
+    }
+    play_to_the_end(svc, death.match_id)
+    with pytest.raises(RuleError) as entered:
+        seasons.record_death(sid, 1, loser=opponent)
+    assert entered.value.codes == ["season/played_here"]
+    first_out = seasons.record_death(sid, 1)
+    assert first_out in (outcome.candidate, opponent)
+
+    # episode 2: Forks 2nd Edition for the five still in; the Death Match entered by hand
+    still_in = seasons.state(sid).remaining()
+    assert len(still_in) == 5 and first_out not in still_in
+    number, main2 = seasons.create_main_match(sid, **game_parts("forks-2e", 5))
+    assert number == 2
+    play_to_the_end(svc, main2.match_id)
+    outcome2 = seasons.record_main(sid, 2)
+    with pytest.raises(RuleError) as gone:
+        seasons.choose_opponent(sid, 2, chooser=outcome2.candidate, opponent=first_out)
+    assert "eliminated" in str(gone.value)
+    opponent2 = seasons.opponents(sid, 2)[-1]
+    seasons.choose_opponent(sid, 2, chooser=outcome2.candidate, opponent=opponent2)
+    with pytest.raises(RuleError) as bad_loser:
+        seasons.record_death(sid, 2, loser=first_out)
+    assert bad_loser.value.codes == ["season/bad_loser"]
+    assert seasons.record_death(sid, 2, loser=opponent2) == opponent2
+
+    # episode 3: Rocky River for three of the four left; a correcting entry
+    left = seasons.state(sid).remaining()
+    assert len(left) == 4
+    wrong = seasons.add_entry(sid, player=left[0], change=10, reason="typo")
+    seasons.add_entry(sid, player=left[0], change=-9, reason="should be +1", corrects=wrong.id)
+    with pytest.raises(RuleError) as bad_fix:
+        seasons.add_entry(sid, player=left[1], change=1, reason="x", corrects=wrong.id)
+    assert bad_fix.value.codes == ["ledger/bad_correction"]
+    number, main3 = seasons.create_main_match(sid, players=left[:3], **game_parts("rocky-river", 3))
+    expected = seasons.state(sid).balances()
+    assert seat_garnets(svc, main3.match_id) == {names[p]: expected[p] for p in left[:3]}
+    play_to_the_end(svc, main3.match_id)
+    seasons.record_main(sid, 3)
+
+    # every balance is the sum of the ledger; two players out
+    final = seasons.state(sid)
+    sums: dict[int, int] = {p.number: 0 for p in final.players}
+    for entry in final.ledger:
+        sums[entry.player] += entry.change
+    assert final.balances() == sums
+    assert sorted(p.number for p in final.players if p.eliminated_in is not None) == sorted(
+        [first_out, opponent2]
+    )
+    assert [e.loser_by for e in final.episodes] == ["match", "host", None]
+
+
+def test_each_player_reaches_their_own_matches_only(engine: Engine) -> None:
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    made = seasons.create_season(name="Links", players=ROSTER[:4])
+    sid = made.season_id
+    _, main = seasons.create_main_match(sid, players=[1, 3, 4], **game_parts("rocky-river", 3))
+    for number in (1, 3, 4):
+        (link,) = seasons.match_links(sid, number)
+        assert link["match_id"] == main.match_id and link["path"] is not None
+        token = link["path"].removeprefix("/play/")
+        assert svc.find_token(token) == (main.match_id, link["seat"])
+        assert main.player_tokens[link["seat"]] == token
+    assert seasons.match_links(sid, 2) == []  # not in it
+    # a re-issued seat link: the season page can no longer open it, and says so
+    svc.reissue_token(main.match_id, 1)
+    assert seasons.match_links(sid, 1)[0]["path"] is None
+    # another server secret derives other links: the database alone gives none
+    hashes = {p.number: p.token_hash for p in seasons.state(sid).players}
+    other = derived_seat_token(b"another secret", hashes[3], main.match_id)
+    assert svc.find_token(other) is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "code"),
+    [
+        ({"token_bonus": -1}, ROSTER, "season/bad_rules"),
+        ({"token_lasts": "forever"}, ROSTER, "season/bad_rules"),
+        ({"bonus": 1}, ROSTER, "season/bad_rules"),
+        (None, ROSTER[:1], "season/bad_players"),
+        (None, [{"name": "Ana"}, {"name": "ana"}], "season/bad_players"),
+        (None, [{"name": "Ana"}, {"name": "Bo", "garnets": -2}], "season/bad_players"),
+        (None, [{"name": "Ana"}, {"name": "Bo", "email": "nope"}], "notify/bad_email"),
+        (None, [{"name": "Ana"}, {"name": "Bo", "role": "x"}], "season/bad_players"),
+    ],
+)
+def test_bad_seasons_are_refused_by_name(
+    engine: Engine, rules: Any, players: Any, code: str
+) -> None:
+    seasons = Seasons(Referee(engine, Clock()), SECRET)
+    with pytest.raises(RuleError) as refused:
+        seasons.create_season(name="Bad", players=players, rules=rules)
+    assert code in refused.value.codes
+
+
+def seed_where(svc: Referee, players: list[dict[str, Any]], want: Any) -> str:
+    """A seed whose Rocky River match of ``players`` (every order defaulted)
+    ends as ``want(token_seat, candidate_seat)`` asks: found by playing probes."""
+    parts = game_parts("rocky-river", 3)
+    for i in range(300):
+        seed = f"probe-{i}"
+        probe = svc.create_match(
+            name="probe",
+            players=players,
+            setup=parts["setup"],
+            settings=parts["settings"],
+            seed=seed,
+        )
+        play_to_the_end(svc, probe.match_id)
+        result = svc.state(probe.match_id).rounds[-1].result or {}
+        if want(result.get("token_of_life"), result["elimination_candidate"]["seat"]):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_tokens_that_last_until_used(engine: Engine) -> None:
+    """``until_used``: a token protects its holder in later episodes too (even
+    one they do not play in), until, become the Elimination Candidate, they
+    spend it: no Death Match that episode."""
+    assert check_rules(None) == {"token_bonus": 0, "token_lasts": "episode"}
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(
+        name="Until used", players=ROSTER, rules={"token_lasts": "until_used"}
+    ).season_id
+
+    def roster(numbers: list[int]) -> list[dict[str, Any]]:
+        balances = seasons.state(sid).balances()
+        return [
+            {"seat": i, "name": f"P{p}", "garnets": balances[p]}
+            for i, p in enumerate(numbers, start=1)
+        ]
+
+    rr = game_parts("rocky-river", 3)
+    # episode 1: players 1, 2, 3; someone wins the token
+    seed = seed_where(svc, roster([1, 2, 3]), lambda token, _c: token is not None)
+    seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+    play_to_the_end(svc, seasons.state(sid).episode(1).main_match_id or "")
+    first = seasons.record_main(sid, 1)
+    holder = first.token_holder
+    assert holder is not None and seasons.state(sid).tokens(1) == {holder: 1}
+    seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=seasons.opponents(sid, 1)[0])
+    seasons.record_death(sid, 1, loser=first.candidate)
+
+    # episode 2: the holder does not play, and is still protected
+    others = [p for p in seasons.state(sid).remaining() if p != holder][:3]
+    seasons.create_main_match(sid, players=others, seed="e2", **rr)
+    play_to_the_end(svc, seasons.state(sid).episode(2).main_match_id or "")
+    second = seasons.record_main(sid, 2)
+    assert holder not in seasons.opponents(sid, 2)
+    assert seasons.state(sid).tokens(2).get(holder) == 1
+    with pytest.raises(RuleError) as none:
+        seasons.use_token(sid, 2, player=second.candidate)
+    assert none.value.codes == ["season/no_token"]  # a token won now is not spendable now
+    seasons.choose_opponent(sid, 2, chooser=second.candidate, opponent=seasons.opponents(sid, 2)[0])
+    seasons.record_death(sid, 2, loser=second.candidate)
+
+    # episode 3: the holder plays and is the Elimination Candidate: spends it
+    left = seasons.state(sid).remaining()
+    players = [holder, *[p for p in left if p != holder][:2]]
+    seed = seed_where(svc, roster(players), lambda _t, candidate: candidate == 1)
+    seasons.create_main_match(sid, players=players, seed=seed, **rr)
+    play_to_the_end(svc, seasons.state(sid).episode(3).main_match_id or "")
+    third = seasons.record_main(sid, 3)
+    assert third.candidate == holder
+    seasons.use_token(sid, 3, player=holder)
+    state = seasons.state(sid)
+    assert state.tokens(3).get(holder, 0) == 0  # spent
+    assert state.episode(3).token_used and state.done(state.episode(3))
+    assert state.player(holder).eliminated_in is None
+    with pytest.raises(RuleError) as over:
+        seasons.choose_opponent(sid, 3, chooser=holder, opponent=left[-1])
+    assert over.value.codes == ["season/episode_over"]
