@@ -36,6 +36,7 @@ from referee.db import database_url, make_engine, migrate
 from referee.errors import RuleError
 from referee.notify.config import NotifyConfig
 from referee.resources import bundled_dir
+from referee.seasons import Seasons
 from referee.service import Referee
 from referee.web.common import not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
@@ -129,6 +130,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["AUTO_MIGRATE"]:
         migrate(engine)
     app.extensions["referee"] = Referee(engine, notify=NotifyConfig.from_mapping(app.config))
+    # seasons derive their players' match links with the app's secret key (referee.seasons)
+    app.extensions["seasons"] = Seasons(
+        app.extensions["referee"], str(app.config["SECRET_KEY"]).encode("utf-8")
+    )
     if float(app.config.get("NOTIFY_EVERY") or 0) > 0:  # `referee serve --notify-every`
         from referee.notify import background
 
@@ -380,6 +385,14 @@ def referee() -> Referee:
     from flask import current_app
 
     svc: Referee = current_app.extensions["referee"]
+    return svc
+
+
+def seasons() -> Seasons:
+    """The seasons' service of the current app (issue 15)."""
+    from flask import current_app
+
+    svc: Seasons = current_app.extensions["seasons"]
     return svc
 
 
