@@ -7,6 +7,7 @@ every balance the sum of the ledger."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import Engine
 
 from referee.errors import RuleError
 from referee.ruleset import get_ruleset
+from referee.season_views import season_view
 from referee.seasons import Seasons, check_rules, derived_seat_token
 from referee.service import Referee
 
@@ -277,3 +279,19 @@ def test_tokens_that_last_until_used(engine: Engine) -> None:
     with pytest.raises(RuleError) as over:
         seasons.choose_opponent(sid, 3, chooser=holder, opponent=left[-1])
     assert over.value.codes == ["season/episode_over"]
+
+
+def test_the_season_view_shows_no_address_or_link_but_ones_own(engine: Engine) -> None:
+    seasons = Seasons(Referee(engine, Clock()), SECRET)
+    made = seasons.create_season(name="Views", players=ROSTER)
+    state = seasons.state(made.season_id)
+    hashes = [p.token_hash for p in state.players]
+    for viewer, player in (("public", None), ("host", None), ("player", 2), ("player", 1)):
+        view = season_view(state, viewer, player)  # type: ignore[arg-type]
+        text = json.dumps(view)
+        assert not any(h in text for h in hashes)
+        assert not any(t in text for t in (made.host_token, *made.player_tokens.values()))
+        assert ("ana@example.org" in text) == (viewer == "player" and player == 1)
+        assert [p["garnets"] for p in view["players"]] == [5, 4, 3, 2, 1, 0]
+    assert season_view(state, "host")["players"][0]["has_email"] is True
+    assert "has_email" not in season_view(state)["players"][0]
