@@ -37,7 +37,19 @@ from sqlmodel import Session, SQLModel
 
 from referee.db import is_postgres, transaction
 from referee.errors import RuleError
-from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat
+from referee.models import (
+    Contact,
+    Episode,
+    LedgerEntry,
+    Match,
+    MatchNotify,
+    Message,
+    Order,
+    Round,
+    Season,
+    SeasonPlayer,
+    Seat,
+)
 
 FORMAT = "referee-backup"
 VERSION = 2
@@ -56,8 +68,23 @@ TABLES: dict[str, type[SQLModel]] = {
     "contacts": Contact,
     "outbox": Message,
 }
+# issue 15: every season, under "seasons" (a backup written before them has none):
+# part of a season's entry -> its table
+SEASON_PARTS: dict[str, type[SQLModel]] = {
+    "season": Season,
+    "players": SeasonPlayer,
+    "ledger": LedgerEntry,
+    "episodes": Episode,
+}
+# a season part's rows, among all the rows a restore loads (keys apart from TABLES')
+SEASON_ROWS = {
+    "season": "seasons",
+    "players": "season_players",
+    "ledger": "ledger",
+    "episodes": "episodes",
+}
 # the tables whose rows are numbered by the database (restored with their ids)
-NUMBERED = ("orders", "outbox")
+NUMBERED: dict[str, type[SQLModel]] = {"orders": Order, "outbox": Message, "ledger": LedgerEntry}
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -99,7 +126,7 @@ def schema_revision(engine: Engine) -> str | None:
 
 
 def backup(engine: Engine) -> dict[str, Any]:
-    """Every match of the database, as a JSON-ready dict."""
+    """Every match and season of the database, as a JSON-ready dict."""
     grouped: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     with _snapshot(engine) as session:
         for key, model in TABLES.items():
@@ -109,6 +136,7 @@ def backup(engine: Engine) -> dict[str, Any]:
                 grouped[values["id" if model is Match else "match_id"]][key].append(
                     _row(model, values)
                 )
+        seasons = _seasons(session)  # in the same snapshot
     matches = []
     for match_id in sorted(grouped, key=lambda m: (grouped[m]["match"][0]["created_at"], m)):
         parts = grouped[match_id]
@@ -121,7 +149,23 @@ def backup(engine: Engine) -> dict[str, Any]:
         "schema_revision": schema_revision(engine),
         "created_at": datetime.now(UTC).isoformat(),
         "matches": matches,
+        "seasons": seasons,
     }
+
+
+def _seasons(session: Session) -> list[dict[str, Any]]:
+    """Every season (its row, players, ledger, episodes), oldest first."""
+    grouped: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for part, model in SEASON_PARTS.items():
+        table = _table(model)
+        order = [c for c in table.primary_key.columns]
+        for values in session.execute(select(table).order_by(*order)).mappings():
+            key = values["id" if model is Season else "season_id"]
+            grouped[key][part].append(_row(model, values))
+    return [
+        {"season": parts["season"][0], **{p: parts[p] for p in SEASON_PARTS if p != "season"}}
+        for _, parts in sorted(grouped.items(), key=lambda kv: kv[1]["season"][0]["created_at"])
+    ]
 
 
 def write_backup(engine: Engine, path: Path) -> int:
@@ -158,7 +202,7 @@ def _rows(model: type[SQLModel], raw: object, where: str) -> list[dict[str, Any]
             if name not in row
             and not c.nullable
             and c.server_default is None  # a column added later: its default
-            and not (model in (Order, Message) and name == "id")
+            and not (model in NUMBERED.values() and name == "id")
         )
         if unknown or missing:
             raise RuleError.single(
@@ -249,6 +293,16 @@ def read_backup(data: object) -> dict[str, list[dict[str, Any]]]:
         for key in TABLES:
             if key != "match":
                 rows[key] += _rows(TABLES[key], entry.get(key, []), f"matches[{i}].{key}")
+    rows.update({key: [] for key in SEASON_ROWS.values()})
+    seasons = data.get("seasons", [])
+    if not isinstance(seasons, list):
+        raise RuleError.single("backup/bad_file", "'seasons' must be a list")
+    for i, entry in enumerate(seasons):
+        if not isinstance(entry, dict):
+            raise RuleError.single("backup/bad_file", f"seasons[{i}] must be an object")
+        for part, model in SEASON_PARTS.items():
+            raw = [entry.get(part)] if part == "season" else entry.get(part, [])
+            rows[SEASON_ROWS[part]] += _rows(model, raw, f"seasons[{i}].{part}")
     return rows
 
 
@@ -264,19 +318,25 @@ def restore(engine: Engine, data: object) -> dict[str, int]:
     rows = read_backup(data)
     with transaction(engine) as session:
         existing = session.execute(select(func.count()).select_from(_table(Match))).scalar_one()
-        if existing:
+        existing_seasons = session.execute(
+            select(func.count()).select_from(_table(Season))
+        ).scalar_one()
+        if existing or existing_seasons:
             raise RuleError.single(
                 "restore/not_empty",
-                f"the database already holds {existing} match(es); restore only into an "
-                "empty database",
+                f"the database already holds {existing} match(es) and {existing_seasons} "
+                "season(s); restore only into an empty database",
             )
         for key, model in TABLES.items():
             if rows[key]:
                 session.execute(insert(_table(model)), rows[key])
-        for key in NUMBERED:
+        for part, model in SEASON_PARTS.items():
+            if rows[SEASON_ROWS[part]]:
+                session.execute(insert(_table(model)), rows[SEASON_ROWS[part]])
+        for key, model in NUMBERED.items():
             if is_postgres(engine) and rows[key]:
                 # rows were inserted with their ids: move the id sequence past them
-                name = _table(TABLES[key]).name
+                name = _table(model).name
                 session.execute(
                     text(
                         f"SELECT setval(pg_get_serial_sequence('\"{name}\"', 'id'), "

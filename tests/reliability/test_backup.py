@@ -16,8 +16,21 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from referee.db import make_engine
-from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat
+from referee.models import (
+    Contact,
+    Episode,
+    LedgerEntry,
+    Match,
+    MatchNotify,
+    Message,
+    Order,
+    Round,
+    Season,
+    SeasonPlayer,
+    Seat,
+)
 from referee.notify.config import NotifyConfig
+from referee.seasons import Seasons
 from referee.service import Referee
 
 from .conftest import DEMO, ROUNDS
@@ -81,6 +94,14 @@ def populate(svc: Referee) -> dict[str, tuple[str, int | None]]:
     for seat, token in created.player_tokens.items():
         tokens[token] = (created.match_id, seat)
     svc.set_email(created.match_id, 3, None)
+    # issue 15: a season with a ledger, a correction and an episode whose match is above
+    seasons = Seasons(svc, b"backup-secret")
+    season = seasons.create_season(
+        name="season", players=[{"name": "Ana", "garnets": 3}, {"name": "Bo"}, {"name": "Cy"}]
+    )
+    wrong = seasons.add_entry(season.season_id, player=2, change=5, reason="typo")
+    seasons.add_entry(season.season_id, player=2, change=-4, reason="fix", corrects=wrong.id)
+    seasons.create_main_match(season.season_id, setup={"map": DEMO["map"]})
     return tokens
 
 
@@ -106,6 +127,15 @@ def rows(engine: Engine) -> dict[str, list[dict[str, Any]]]:
             "outbox": [
                 m.model_dump() for m in session.exec(select(Message).order_by(col(Message.id)))
             ],
+            **{
+                name: sorted((r.model_dump() for r in session.exec(select(model))), key=repr)
+                for name, model in (
+                    ("season", Season),
+                    ("season_player", SeasonPlayer),
+                    ("ledger", LedgerEntry),
+                    ("episode", Episode),
+                )
+            },
         }
 
 
@@ -130,10 +160,12 @@ def test_backup_restores_every_match_into_an_empty_database(
 
     made = cli(run_cli, monkeypatch, source_url, "backup", str(file_))
     assert made.exit_code == 0, made.stderr
-    assert "wrote 6 match(es)" in made.stderr
+    assert "wrote 7 match(es)" in made.stderr
     data = json.loads(file_.read_text())
-    assert data["format"] == "referee-backup" and len(data["matches"]) == 6
-    notified = data["matches"][-1]
+    assert data["format"] == "referee-backup" and len(data["matches"]) == 7
+    (season,) = data["seasons"]
+    assert [len(season[k]) for k in ("players", "ledger", "episodes")] == [3, 3, 1]
+    notified = data["matches"][-2]
     assert [len(notified[k]) for k in ("notify", "contacts")] == [1, 2]
     # created: 2 e-mails and the webhook; round 1 opened: the same three
     assert len(notified["outbox"]) == 6
@@ -143,7 +175,7 @@ def test_backup_restores_every_match_into_an_empty_database(
 
     restored = cli(run_cli, monkeypatch, target_url, "restore", str(file_))
     assert restored.exit_code == 0, restored.stderr
-    assert "restored 6 match(es)" in restored.stderr
+    assert "restored 7 match(es)" in restored.stderr
 
     engine = make_engine(target_url)
     try:
