@@ -144,6 +144,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _fingerprint_static(app)
 
     from referee.web import api, calendars, host, pages, pictures, player, public
+    from referee.web.season_files import bp as season_files_bp
 
     pages.template_helpers(app)
     app.register_blueprint(public.bp)
@@ -152,6 +153,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pictures.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calendars.bp)
+    app.register_blueprint(season_files_bp)
     csrf.exempt(api.bp)
 
     init_limiter(
@@ -163,6 +165,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "public": public.bp,
             "pictures": pictures.bp,
             "calendars": calendars.bp,
+            "season_files": season_files_bp,
         },
     )
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)

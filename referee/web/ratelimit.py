@@ -155,6 +155,12 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     pictures(blueprints["pictures"])
     failed_attempts()(blueprints["calendars"])  # a wrong seat-feed key counts as a wrong link
     calendars(blueprints["calendars"])
+    limiter.shared_limit(  # a season's files (issue 15) count as pictures do: 304 is free
+        _configured("RATELIMIT_PICTURES"),
+        scope="season-files",
+        deduct_when=_drawn,
+        error_message=busy_message,
+    )(blueprints["season_files"])
     app.extensions[EXTENSION] = limiter
     return limiter
 

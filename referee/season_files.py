@@ -1,0 +1,430 @@
+"""A season's public files (issue 15): its forum post, its garnet picture and
+its ledger as CSV and JSON.
+
+Every function here reads only a view of :func:`referee.season_views.season_view`
+(the one gate of what a viewer may see of a season), never rows, so a file
+never shows more than the page it comes from; the web routes pass the public
+view. Pure functions: no Flask, no SQL.
+
+User text (the season's and the players' names, a ledger entry's reason) is
+escaped for where it goes:
+
+- the post is built from :class:`referee.markup.Markup`'s blocks, every name
+  through :meth:`Markup.esc` (no markup, link or picture can form from it);
+- the picture cleans and cuts each name to its room with the Forks pictures'
+  text helpers (:func:`referee.rulesets.forks_2e.picture.fit`), then escapes
+  it for XML;
+- the CSV neutralises a text cell a spreadsheet would run as a formula (one
+  starting with ``= + - @``, a tab or a carriage return gets a leading ``'``:
+  CSV injection); the numbers we write ourselves stay numbers;
+- the JSON is data: the reader escapes it for where it shows it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from referee.errors import RuleError
+from referee.markup import Markup
+from referee.rulesets.forks_2e.picture import FONT, clean, fit, text_width
+
+FORMATS = ("markdown", "bbcode")
+CSV_COLUMNS = (
+    "id",
+    "player",
+    "name",
+    "change",
+    "balance",
+    "reason",
+    "episode",
+    "match_id",
+    "created_at",
+    "entered_by",
+    "corrects",
+)
+# the first characters that make a spreadsheet cell a formula (OWASP's list)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# ---- what the view says --------------------------------------------------------
+
+
+def _names(view: Mapping[str, Any]) -> dict[int, str]:
+    return {int(p["number"]): str(p["name"]) for p in view.get("players") or []}
+
+
+def running_balances(view: Mapping[str, Any]) -> list[int]:
+    """Each ledger entry's player's balance just after it (the ledger in order:
+    a balance is the sum of a player's entries)."""
+    totals: dict[int, int] = {}
+    out: list[int] = []
+    for entry in view.get("ledger") or []:
+        player = int(entry["player"])
+        totals[player] = totals.get(player, 0) + int(entry["change"])
+        out.append(totals[player])
+    return out
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _signed(number: int) -> str:
+    return f"+{number}" if number > 0 else str(number)
+
+
+# ---- the forum post --------------------------------------------------------------
+
+
+def garnets_picture_url(view: Mapping[str, Any], base_url: str) -> str:
+    """The absolute address of the season's garnet picture. The query names the
+    season's version, so a forum that keeps a copy of one image shows the next
+    post's new picture."""
+    return f"{base_url.rstrip('/')}/seasons/{view['id']}/garnets.svg?v={view.get('version', 0)}"
+
+
+def _rules_text(rules: Mapping[str, Any]) -> str:
+    bonus = int(rules.get("token_bonus") or 0)
+    lasts = (
+        "until its holder spends it to skip a Death Match"
+        if rules.get("token_lasts") == "until_used"
+        else "for the episode it is won in"
+    )
+    gets = f"gets {_plural(bonus, 'garnet', 'garnets')}" if bonus else "gets no garnets"
+    return f"the Token of Life's holder {gets}; a Token of Life protects {lasts}"
+
+
+def _episode_text(e: Mapping[str, Any], who: Any) -> str:
+    """One episode in words: its Main Match's outcome, then its Death Match."""
+    line = f"Episode {int(e['number'])}: "
+    if not e.get("recorded"):
+        return line + "Main Match under way"
+    holder = e.get("token_holder")
+    line += (
+        f"Main Match: Token of Life {who(holder) if holder is not None else 'nobody'}, "
+        f"Elimination Candidate {who(e['candidate'])}; Death Match: "
+    )
+    candidate, opponent, loser = e.get("candidate"), e.get("opponent"), e.get("loser")
+    if e.get("token_used"):
+        return line + f"none, token spent by {who(candidate)}"
+    if opponent is None:
+        return line + f"{who(candidate)} has not chosen an opponent yet"
+    line += f"{who(candidate)} against {who(opponent)}"
+    if loser is not None:
+        line += f", {who(loser)} lost and is eliminated"
+        return line + (" (entered by the host)" if e.get("loser_by") == "host" else "")
+    return line + (", under way" if e.get("death_match_id") else ", not made yet")
+
+
+def standings_post(view: Mapping[str, Any], fmt: str, base_url: str | None = None) -> str:
+    """The season's forum post in ``fmt`` (markdown or bbcode): its name, the
+    rules, every player's garnets, Tokens of Life and status, and each
+    episode's history; with ``base_url`` (the server's address) the garnet
+    picture is embedded. Made from a season view only."""
+    if fmt not in FORMATS:
+        raise RuleError.single(
+            "post/bad_format", f"a post is written in markdown or bbcode, not {fmt!r}", "format"
+        )
+    m = Markup(fmt)
+    names = _names(view)
+
+    def who(number: object) -> str:
+        return m.esc(names.get(int(str(number)), f"player {number}"))
+
+    out = [m.heading(f"{m.esc(view.get('name', ''))} \u2014 season standings")]
+    if base_url:
+        out.append(m.image("Garnets over the season", garnets_picture_url(view, base_url)))
+    out.append(m.field("Rules", _rules_text(view.get("rules") or {})))
+    rows = []
+    for p in view.get("players") or []:
+        status = (
+            f"eliminated in episode {int(p['eliminated_in'])}"
+            if p.get("eliminated_in") is not None
+            else "still in"
+        )
+        rows.append(
+            f"{who(p['number'])}: {_plural(int(p['garnets']), 'garnet', 'garnets')}, "
+            f"{_plural(int(p['tokens']), 'Token of Life', 'Tokens of Life')}, {status}"
+        )
+    out.append(m.section("Players", rows))
+    out.append(m.section("Episodes", [_episode_text(e, who) for e in view.get("episodes") or []]))
+    return m.document(out)
+
+
+# ---- the garnet picture ------------------------------------------------------------
+
+WIDTH = 760
+LEFT, RIGHT, TOP = 64, 56, 58
+PLOT_H_MIN, LABEL_GAP = 260, 15
+LEGEND_COLS, LEGEND_ROW = 3, 22
+# colour, dash and marker together tell 8 x 3 x 3 = 72 players apart (a season has at
+# most 64); colour is never the only signal: each line ends with its player's number
+PALETTE = (
+    "#1d4ed8",
+    "#b91c1c",
+    "#047857",
+    "#7c3aed",
+    "#b45309",
+    "#0e7490",
+    "#be185d",
+    "#374151",
+)
+DASHES = ("", "8 4", "2 3")
+SHAPES = ("circle", "square", "triangle")
+
+
+def _style(index: int) -> tuple[str, str, str]:
+    """The ``index``-th player's colour, dash pattern and marker shape."""
+    return (
+        PALETTE[index % len(PALETTE)],
+        DASHES[(index // len(PALETTE)) % len(DASHES)],
+        SHAPES[(index // (len(PALETTE) * len(DASHES))) % len(SHAPES)],
+    )
+
+
+def _marker(shape: str, x: float, y: float, color: str) -> str:
+    if shape == "square":
+        return f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="{color}"/>'
+    if shape == "triangle":
+        return (
+            f'<path d="M{x:.1f},{y - 5:.1f} L{x + 5:.1f},{y + 4:.1f} L{x - 5:.1f},{y + 4:.1f} z" '
+            f'fill="{color}"/>'
+        )
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{color}"/>'
+
+
+def _ticks(low: int, high: int, most: int = 7) -> list[int]:
+    """Round values from ``low`` to ``high`` (at most about ``most`` of them)."""
+    raw = max(1.0, (high - low) / max(1, most - 1))
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(s * power for s in (1, 2, 5, 10) if s * power >= raw)
+    first = math.ceil(low / step) * step
+    return [int(first + i * step) for i in range(int((high - first) // step) + 1)]
+
+
+def balance_series(view: Mapping[str, Any]) -> dict[int, list[tuple[int, int]]]:
+    """Each player's balance over the ledger: ``(entry index, balance after
+    it)`` at the start (index 0, balance 0) and after each of their entries."""
+    series: dict[int, list[tuple[int, int]]] = {n: [(0, 0)] for n in _names(view)}
+    for i, (entry, balance) in enumerate(
+        zip(view.get("ledger") or [], running_balances(view), strict=True), start=1
+    ):
+        series.setdefault(int(entry["player"]), [(0, 0)]).append((i, balance))
+    return series
+
+
+def _desc(view: Mapping[str, Any], entries: int) -> str:
+    """The picture's data in words (for screen readers and search)."""
+    parts = []
+    for p in view.get("players") or []:
+        out = (
+            f" (eliminated in episode {int(p['eliminated_in'])})"
+            if p.get("eliminated_in") is not None
+            else ""
+        )
+        parts.append(f"{clean(p['name'])} {int(p['garnets'])}{out}")
+    return (
+        f"A line chart of each player's garnets after each of the season's "
+        f"{_plural(entries, 'ledger entry', 'ledger entries')}, from 0 at the start. "
+        f"Garnets now: {'; '.join(parts) or 'no players'}."
+    )
+
+
+def garnets_svg(view: Mapping[str, Any]) -> str:
+    """An accessible SVG line chart of each player's garnets after each ledger
+    entry over the season (x: the entries in order; y: garnets), with a
+    legend of the names, a ``<title>`` and a ``<desc>`` giving the data in
+    words. Its size is bounded: the width is fixed, the height grows with the
+    players only (a season has at most 64), and each line has a point per
+    pixel column at most, however long the ledger."""
+    players = list(view.get("players") or [])
+    series = balance_series(view)
+    entries = len(view.get("ledger") or [])
+    values = [b for points in series.values() for _, b in points] or [0]
+    low, high = min(0, *values), max(1, *values)
+    pad = max(1, math.ceil((high - low) * 0.08))
+    low, high = low - (pad if low < 0 else 0), high + pad
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = max(PLOT_H_MIN, LABEL_GAP * len(players))
+    legend_y = TOP + plot_h + 52
+    height = legend_y + LEGEND_ROW * math.ceil(max(1, len(players)) / LEGEND_COLS) + 12
+
+    def px(i: int) -> float:
+        return LEFT + plot_w * i / max(1, entries)
+
+    def py(v: float) -> float:
+        return TOP + plot_h * (high - v) / (high - low)
+
+    title = f"{clean(view.get('name', ''))}: garnets over the season"
+    label = fit(title, WIDTH - 2 * LEFT, 16, bold=True)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" role="img" '
+        'aria-labelledby="garnets-title garnets-desc" '
+        f'font-family="{FONT}" class="season-garnets">',
+        f'<title id="garnets-title">{escape(title)}</title>',
+        f'<desc id="garnets-desc">{escape(_desc(view, entries))}</desc>',
+        f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        f'<text x="{LEFT}" y="28" font-size="16" font-weight="bold" fill="#111827">'
+        f"{escape(label)}</text>",
+    ]
+    for tick in _ticks(low, high):
+        y = py(tick)
+        dash = "" if tick == 0 else ' stroke-dasharray="3 4"'
+        out.append(
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+            f'stroke="#cbd5e1"{dash}/>'
+            f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" font-size="12">'
+            f"{tick}</text>"
+        )
+    for i in sorted({0, entries, *_ticks(0, entries)} if entries else {0}):
+        text = "start" if i == 0 else str(i)
+        out.append(
+            f'<text x="{px(i):.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
+            f'font-size="12">{text}</text>'
+        )
+    out.append(
+        f'<text x="{LEFT + plot_w / 2:.0f}" y="{TOP + plot_h + 36}" text-anchor="middle" '
+        f'font-size="12" fill="#4b5563">ledger entries, in order</text>'
+        f'<text x="16" y="{TOP + plot_h / 2:.0f}" font-size="12" fill="#4b5563" '
+        f'transform="rotate(-90 16 {TOP + plot_h / 2:.0f})" text-anchor="middle">garnets</text>'
+    )
+    # the number labels at the lines' ends, moved apart when balances are equal or close
+    ends = {int(p["number"]): py(series[int(p["number"])][-1][1]) for p in players}
+    label_y: dict[int, float] = {}
+    below = -1e9
+    for number in sorted(ends, key=lambda n: (ends[n], n)):
+        below = label_y[number] = max(ends[number], below + LABEL_GAP)
+    overflow = max(label_y.values(), default=0) - (TOP + plot_h + 4)
+    for number in label_y:
+        label_y[number] -= max(0.0, overflow)
+    for index, p in enumerate(players):
+        number = int(p["number"])
+        color, dash, shape = _style(index)
+        d = _step_path(series[number], px, py, entries)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        end_x, end_y = px(entries), py(series[number][-1][1])
+        out.append(
+            f'<g class="series" data-player="{number}">'
+            f"<title>{escape(clean(p['name']))}: {int(p['garnets'])} garnets</title>"
+            f'<path d="{d}" fill="none" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+            + _marker(shape, end_x, end_y, color)
+            + f'<text x="{end_x + 10:.1f}" y="{label_y[number] + 4:.1f}" font-size="12" '
+            f'fill="{color}">#{number}</text></g>'
+        )
+    out.append(_legend(players, legend_y))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _step_path(
+    points: Sequence[tuple[int, int]],
+    px: Callable[[int], float],
+    py: Callable[[float], float],
+    end: int,
+) -> str:
+    """A player's balance as steps (it holds between entries), at most one
+    corner pair per pixel column however many entries fall in it."""
+    columns: dict[int, tuple[float, float]] = {}  # pixel column -> (x, last y in it)
+    first: dict[int, float] = {}  # pixel column -> the y the column is entered at
+    previous = py(points[0][1])
+    for i, balance in points:
+        x = px(i)
+        col = round(x)
+        first.setdefault(col, previous)
+        previous = py(balance)
+        columns[col] = (x, previous)
+    parts = []
+    for col in sorted(columns):
+        x, y = columns[col]
+        parts.append(f"{x:.1f},{first[col]:.1f} {x:.1f},{y:.1f}")
+    return "M" + " L".join(parts) + f" H{px(max(1, end)):.1f}"
+
+
+def _legend(players: Sequence[Mapping[str, Any]], top: float) -> str:
+    """The legend: each player's line style, number, name (cut to its room) and
+    garnets now."""
+    col_w = (WIDTH - LEFT) / LEGEND_COLS
+    out = []
+    for index, p in enumerate(players):
+        color, dash, shape = _style(index)
+        x = LEFT / 2 + (index % LEGEND_COLS) * col_w
+        y = top + (index // LEGEND_COLS) * LEGEND_ROW
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        gone = " (out)" if p.get("eliminated_in") is not None else ""
+        text = f"#{int(p['number'])} "
+        tail = f": {int(p['garnets'])}{gone}"
+        name = fit(p["name"], col_w - 40 - text_width(text + tail, 12), 12)
+        out.append(
+            f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 24:.1f}" y2="{y:.1f}" stroke="{color}" '
+            f'stroke-width="2.5"{dash_attr}/>'
+            + _marker(shape, x + 12, y, color)
+            + f'<text x="{x + 30:.1f}" y="{y + 4:.1f}" font-size="12">'
+            f"{escape(text + name + tail)}</text>"
+        )
+    return "".join(out)
+
+
+# ---- the ledger, to download ----------------------------------------------------
+
+
+def safe_cell(value: object) -> str:
+    """A CSV cell no spreadsheet runs: text starting with ``= + - @``, a tab
+    or a carriage return gets a leading ``'`` (CSV injection). An integer is
+    written as itself (a number cannot run, and a quote would make it text)."""
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def ledger_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ledger's entries in order, each with its player's name and their
+    balance after it."""
+    names = _names(view)
+    return [
+        {
+            "id": e["id"],
+            "player": e["player"],
+            "name": names.get(int(e["player"]), ""),
+            "change": e["change"],
+            "balance": balance,
+            "reason": e["reason"],
+            "episode": e["episode"],
+            "match_id": e["match_id"],
+            "created_at": e["created_at"],
+            "entered_by": e["entered_by"],
+            "corrects": e["corrects"],
+        }
+        for e, balance in zip(view.get("ledger") or [], running_balances(view), strict=True)
+    ]
+
+
+def ledger_csv(view: Mapping[str, Any]) -> str:
+    """The ledger as CSV (a header row, then one row per entry in order), every
+    cell safe to open in a spreadsheet."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in ledger_rows(view):
+        writer.writerow([safe_cell(row[c]) for c in CSV_COLUMNS])
+    return buffer.getvalue()
+
+
+def ledger_json(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The ledger as data: the season, its entries in order (each with the
+    player's name and balance after it) and every player's balance now."""
+    return {
+        "season": view["id"],
+        "name": view.get("name"),
+        "version": view.get("version"),
+        "entries": ledger_rows(view),
+        "balances": {str(p["number"]): p["garnets"] for p in view.get("players") or []},
+    }

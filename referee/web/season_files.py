@@ -1,0 +1,83 @@
+"""A season's public files (issue 15), each made by :mod:`referee.season_files`
+from the season's *public* view (:func:`referee.season_views.season_view`):
+
+- ``/seasons/<id>/post?format=markdown|bbcode``: the forum post (text/plain);
+- ``/seasons/<id>/garnets.svg``: the garnet picture, with a weak ETag of the
+  season's version (the same picture is sent compressed or not), kept a minute;
+- ``/seasons/<id>/ledger.csv`` and ``/seasons/<id>/ledger.json``: the ledger,
+  the CSV as a download.
+
+A season is played in the open, so these need no link; an unknown season is
+a 404.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, request
+from flask.typing import ResponseReturnValue
+
+from referee import season_files as files
+from referee.errors import RuleError
+from referee.season_views import season_view
+from referee.web import seasons
+from referee.web.common import base_url, check_post_format
+
+bp = Blueprint("season_files", __name__)
+
+MAX_AGE = 60  # seconds a browser or a forum's image proxy may keep the picture
+
+
+def _public_view(season_id: str) -> dict[str, Any]:
+    """The season as the public sees it; 404 when there is no such season."""
+    try:
+        state = seasons().state(season_id)
+    except RuleError as exc:
+        if exc.codes == ["season/not_found"]:
+            abort(404, description=f"There is no season '{season_id}'.")
+        raise
+    return season_view(state, "public")
+
+
+@bp.get("/seasons/<season_id>/post")
+def post(season_id: str) -> ResponseReturnValue:
+    """The season's standings as a forum post, ready to paste."""
+    fmt = request.args.get("format", "markdown")
+    check_post_format(fmt, "format")
+    view = _public_view(season_id)
+    return Response(files.standings_post(view, fmt, base_url=base_url()), mimetype="text/plain")
+
+
+@bp.get("/seasons/<season_id>/garnets.svg")
+def garnets_svg(season_id: str) -> ResponseReturnValue:
+    """The garnet picture; a request naming the current ETag gets 304."""
+    view = _public_view(season_id)
+    etag = f"season-{season_id}-{view['version']}-garnets"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        response = Response(files.garnets_svg(view), mimetype="image/svg+xml")
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
+
+
+@bp.get("/seasons/<season_id>/ledger.csv")
+def ledger_csv(season_id: str) -> ResponseReturnValue:
+    """The ledger as a CSV download."""
+    view = _public_view(season_id)
+    return Response(
+        files.ledger_csv(view),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="season-{view["id"]}-ledger.csv"'},
+    )
+
+
+@bp.get("/seasons/<season_id>/ledger.json")
+def ledger_json(season_id: str) -> ResponseReturnValue:
+    """The ledger as JSON: entries in order and every balance."""
+    view = _public_view(season_id)
+    body = json.dumps(files.ledger_json(view), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json")
