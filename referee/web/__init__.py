@@ -143,7 +143,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     _fingerprint_static(app)
 
-    from referee.web import api, calendars, host, pages, pictures, player, public
+    from referee.web import api, calendars, host, pages, pictures, player, public, season_api
     from referee.web.season_files import bp as season_files_bp
 
     pages.template_helpers(app)
@@ -152,9 +152,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(player.bp)
     app.register_blueprint(pictures.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(season_api.bp)
     app.register_blueprint(calendars.bp)
     app.register_blueprint(season_files_bp)
     csrf.exempt(api.bp)
+    csrf.exempt(season_api.bp)
 
     init_limiter(
         app,
@@ -162,6 +164,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "host": host.bp,
             "player": player.bp,
             "api": api.bp,
+            "season_api": season_api.bp,
             "public": public.bp,
             "pictures": pictures.bp,
             "calendars": calendars.bp,

@@ -150,6 +150,7 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     failed_attempts()(blueprints["host"])
     failed_attempts()(blueprints["player"])
     failed_attempts(_api_without_token)(blueprints["api"])
+    failed_attempts(_api_without_token)(blueprints["season_api"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
     pictures(blueprints["pictures"])

@@ -1,0 +1,298 @@
+"""The seasons' JSON API (issue 15): everything a season's host and players do
+in the browser, for bots and scripts. Thin, like :mod:`referee.web.api`: every
+call goes through :class:`referee.seasons.Seasons` and every answer about a
+season is cut from :func:`referee.season_views.season_view` (never from rows).
+
+Auth is the match API's: ``Authorization: Bearer TOKEN`` with the season's host
+token or a player's season token. A token of another season, or of a match, is
+refused with 403 (the same answer as a wrong token, so it tells nothing).
+The matches made from a season are ordinary matches: their own API is
+``/api/matches/...``, with the host token each creation answers with once.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from referee.errors import Problem, RuleError
+from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
+from referee.season_views import SeasonViewer, season_view
+from referee.seasons import MainOutcome
+from referee.service import Created
+from referee.web import seasons
+from referee.web.api import _bearer, _body, _object_body
+from referee.web.common import status_for
+
+bp = Blueprint("season_api", __name__, url_prefix="/api/seasons")
+
+EPISODE = "/<season_id>/episodes/<int:number>"
+
+# the season's refusals that are not bad input: no such season (404), a step out
+# of turn (409: the season is not where the step belongs), not the caller's to do
+# (403). Everything else is 422, as for matches (referee.web.common.STATUS_BY_CODE).
+SEASON_STATUS = {
+    "season/not_found": 404,
+    "season/not_candidate": 403,
+    "season/episode_open": 409,
+    "season/match_not_finished": 409,
+    "season/recorded": 409,
+    "season/not_recorded": 409,
+    "season/episode_over": 409,
+    "season/already_chosen": 409,
+    "season/no_opponent": 409,
+    "season/played_here": 409,
+}
+
+
+@bp.errorhandler(RuleError)
+def _refused(exc: RuleError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The API's error object, with the season's statuses on top of the app's."""
+    status = max(SEASON_STATUS.get(p.code, status_for(RuleError([p]))) for p in exc.problems)
+    headers = {"WWW-Authenticate": 'Bearer realm="referee"'} if status == 401 else {}
+    return {"errors": [p.as_dict() for p in exc.problems]}, status, headers
+
+
+def _named(exc: RuleError, fields: dict[str, str]) -> RuleError:
+    """``exc`` with each problem of a code in ``fields`` naming that field of the body."""
+    return RuleError(
+        Problem(p.code, p.message, p.field or fields.get(p.code)) for p in exc.problems
+    )
+
+
+# ---- who is calling -------------------------------------------------------------
+
+
+def _caller(season_id: str) -> int | None:
+    """The caller's player number (None: the host); 401 without a token, 403
+    with one that is not of this season."""
+    token = _bearer()
+    if token is None:
+        raise RuleError.single(
+            "auth/unauthorized",
+            "this needs the season's host token or a player's season token: "
+            "Authorization: Bearer TOKEN",
+        )
+    found = seasons().find_token(token)
+    if found is None or found[0] != season_id:
+        raise RuleError.single("auth/forbidden", "this token does not give access to this season")
+    return found[1]
+
+
+def _host(season_id: str) -> None:
+    if _caller(season_id) is not None:
+        raise RuleError.single("auth/forbidden", "only the season's host may do this")
+
+
+def _player(season_id: str) -> int:
+    number = _caller(season_id)
+    if number is None:
+        raise RuleError.single(
+            "auth/forbidden", "this is a player's own call: use their season token"
+        )
+    return number
+
+
+def _view(season_id: str, viewer: SeasonViewer = "public", player: int | None = None) -> Any:
+    return season_view(seasons().state(season_id), viewer, player)
+
+
+def _episode(season_id: str, number: int) -> dict[str, Any]:
+    """One episode as the public sees it (after a step, the step's answer)."""
+    found = [e for e in _view(season_id)["episodes"] if e["number"] == number]
+    return dict(found[0])
+
+
+def _match(episode: int | None, created: Created) -> dict[str, Any]:
+    """A match made from the season: its host token is shown once, here."""
+    out: dict[str, Any] = {"episode": episode} if episode is not None else {}
+    out.update(
+        match_id=created.match_id,
+        host_token=created.host_token,
+        seed_sha256=created.seed_sha256,
+    )
+    return out
+
+
+def _outcome(outcome: MainOutcome) -> dict[str, Any]:
+    return {
+        "episode": outcome.episode,
+        "token_holder": outcome.token_holder,
+        "candidate": outcome.candidate,
+        "effects": [
+            {"player": e.player, "change": e.change, "reason": e.reason} for e in outcome.effects
+        ],
+    }
+
+
+def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
+    """A match's part of a body: ``game`` (default Rocky River), the game's own
+    set-up fields and ``settings``; other keys (``keys``) of the call allowed."""
+    raw = _body()
+    game = raw.get("game", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
+    if not isinstance(game, str) or game not in ruleset_names():
+        raise RuleError.single(
+            "match/unknown_ruleset",
+            f"game {game!r} is not known (known: {', '.join(sorted(ruleset_names()))})",
+            "game",
+        )
+    rules = get_ruleset(game)
+    body = _object_body(("game", *keys, *rules.setup_keys, "settings"))
+    return {
+        "game": rules.name,
+        "setup": {k: body[k] for k in rules.setup_keys if k in body},
+        "settings": body.get("settings"),
+        **{k: body[k] for k in keys if k in body},
+    }
+
+
+# ---- the season -----------------------------------------------------------------
+
+
+@bp.post("")
+def create_season() -> tuple[Response, int]:
+    admin_key = current_app.config.get("ADMIN_KEY")
+    if admin_key:  # as for matches: on such a server, only the key's holders create
+        token = _bearer() or ""
+        if not hmac.compare_digest(token.encode(), str(admin_key).encode()):
+            raise RuleError.single(
+                "auth/unauthorized", "creating seasons on this server needs the admin key"
+            )
+    body = _object_body(("name", "players", "rules"))
+    made = seasons().create_season(
+        name=body.get("name"), players=body.get("players"), rules=body.get("rules")
+    )
+    return jsonify(
+        {
+            "id": made.season_id,
+            "host_token": made.host_token,
+            "player_tokens": {str(n): t for n, t in made.player_tokens.items()},
+        }
+    ), 201
+
+
+@bp.get("/<season_id>")
+def public_view(season_id: str) -> Response:
+    view = _view(season_id)
+    return jsonify({k: v for k, v in view.items() if k != "ledger"})
+
+
+@bp.get("/<season_id>/me")
+def my_view(season_id: str) -> Response:
+    number = _player(season_id)
+    view = _view(season_id, "player", number)
+    return jsonify({**view["me"], "matches": seasons().match_links(season_id, number)})
+
+
+# ---- the ledger -----------------------------------------------------------------
+
+
+def _ledger(season_id: str) -> dict[str, Any]:
+    view = _view(season_id)
+    balances = {str(p["number"]): p["garnets"] for p in view["players"]}
+    return {"entries": view["ledger"], "balances": balances}
+
+
+@bp.get("/<season_id>/ledger")
+def ledger(season_id: str) -> Response:
+    return jsonify(_ledger(season_id))
+
+
+@bp.post("/<season_id>/ledger")
+def add_entry(season_id: str) -> tuple[Response, int]:
+    _host(season_id)
+    body = _object_body(("player", "change", "reason", "corrects"))
+    corrects = body.get("corrects")
+    if corrects is not None and type(corrects) is not int:
+        raise RuleError.single(
+            "ledger/bad_correction", f"corrects names an entry's id, not {corrects!r}", "corrects"
+        )
+    try:
+        entry = seasons().add_entry(
+            season_id,
+            player=body.get("player"),
+            change=body.get("change"),
+            reason=body.get("reason"),
+            corrects=corrects,
+        )
+    except RuleError as exc:  # the service's "no such player" names no field; here it is this
+        raise _named(exc, {"season/unknown_player": "player"}) from None
+    shown = [e for e in _ledger(season_id)["entries"] if e["id"] == entry.id]
+    return jsonify(shown[0]), 201
+
+
+# ---- episodes -------------------------------------------------------------------
+
+
+@bp.post("/<season_id>/episodes")
+def create_main_match(season_id: str) -> tuple[Response, int]:
+    _host(season_id)
+    parts = _game_parts(("players",))
+    chosen = parts.pop("players", None)
+    if chosen is not None and (
+        not isinstance(chosen, list) or any(type(p) is not int for p in chosen)
+    ):
+        raise RuleError.single(
+            "season/bad_players", "players must be a list of player numbers, or left out", "players"
+        )
+    number, created = seasons().create_main_match(season_id, players=chosen, **parts)
+    return jsonify(_match(number, created)), 201
+
+
+@bp.get(EPISODE + "/outcome")
+def outcome(season_id: str, number: int) -> Response:
+    _host(season_id)
+    return jsonify(_outcome(seasons().main_outcome(season_id, number)))
+
+
+@bp.post(EPISODE + "/outcome")
+def record_main(season_id: str, number: int) -> Response:
+    _host(season_id)
+    _object_body(())
+    return jsonify(_outcome(seasons().record_main(season_id, number)))
+
+
+@bp.get(EPISODE + "/opponents")
+def opponents(season_id: str, number: int) -> Response:
+    _caller(season_id)
+    choosable = seasons().opponents(season_id, number)
+    return jsonify(
+        {
+            "episode": number,
+            "candidate": _episode(season_id, number)["candidate"],
+            "opponents": choosable,
+        }
+    )
+
+
+@bp.post(EPISODE + "/opponent")
+def choose_opponent(season_id: str, number: int) -> Response:
+    chooser = _player(season_id)
+    body = _object_body(("opponent",))
+    seasons().choose_opponent(season_id, number, chooser=chooser, opponent=body.get("opponent"))
+    return jsonify(_episode(season_id, number))
+
+
+@bp.post(EPISODE + "/token")
+def use_token(season_id: str, number: int) -> Response:
+    player = _player(season_id)
+    _object_body(())
+    seasons().use_token(season_id, number, player=player)
+    return jsonify(_episode(season_id, number))
+
+
+@bp.post(EPISODE + "/death-match")
+def create_death_match(season_id: str, number: int) -> tuple[Response, int]:
+    _host(season_id)
+    created = seasons().create_death_match(season_id, number, **_game_parts(()))
+    return jsonify(_match(number, created)), 201
+
+
+@bp.post(EPISODE + "/death-result")
+def record_death(season_id: str, number: int) -> Response:
+    _host(season_id)
+    body = _object_body(("loser",))
+    seasons().record_death(season_id, number, loser=body.get("loser"))
+    return jsonify(_episode(season_id, number))
