@@ -21,7 +21,7 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
 # secret links, one-time link e-mails' links, unsubscribe keys and seat calendar keys
-_SECRET_PATH = re.compile(r"/(host|play|link|unsubscribe)/[^/?#\s]+")
+_SECRET_PATH = re.compile(r"/(host|play|link|unsubscribe|season-host|season)/[^/?#\s]+")
 _CALENDAR_KEY = re.compile(r"(/seats/\d+/calendar/)[^/?#\s]+")
 
 

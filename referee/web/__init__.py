@@ -145,6 +145,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from referee.web import api, calendars, host, pages, pictures, player, public, season_api
     from referee.web.season_files import bp as season_files_bp
+    from referee.web.season_pages import bp as season_pages_bp
 
     pages.template_helpers(app)
     app.register_blueprint(public.bp)
@@ -153,6 +154,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pictures.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(season_api.bp)
+    app.register_blueprint(season_pages_bp)
     app.register_blueprint(calendars.bp)
     app.register_blueprint(season_files_bp)
     csrf.exempt(api.bp)
@@ -165,6 +167,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "player": player.bp,
             "api": api.bp,
             "season_api": season_api.bp,
+            "seasons": season_pages_bp,
             "public": public.bp,
             "pictures": pictures.bp,
             "calendars": calendars.bp,

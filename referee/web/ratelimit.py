@@ -111,6 +111,11 @@ def _api_without_token() -> bool:
     return not header.lower().startswith("bearer ")
 
 
+def _not_a_season_link() -> bool:
+    """Only the season pages behind a secret link (host or player) try a token."""
+    return not request.path.startswith(("/season-host/", "/season/"))
+
+
 def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     """Attach a limiter of failed token attempts to ``app`` (one per app, so
     several apps in one process keep separate counts unless they share a
@@ -151,6 +156,7 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     failed_attempts()(blueprints["player"])
     failed_attempts(_api_without_token)(blueprints["api"])
     failed_attempts(_api_without_token)(blueprints["season_api"])
+    failed_attempts(_not_a_season_link)(blueprints["seasons"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
     pictures(blueprints["pictures"])

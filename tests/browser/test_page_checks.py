@@ -100,6 +100,7 @@ def fixed_pages() -> list[tuple[str, str]]:
         ("rules: Rocky River", "/games/rocky-river/rules"),
         ("rules: Forks", "/games/forks-2e/rules"),
         ("error 404", "/no/such/page"),
+        ("season: create", "/seasons/new"),
     ]
 
 

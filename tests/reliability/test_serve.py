@@ -82,6 +82,9 @@ def test_the_access_log_writes_no_secret_link() -> None:
     assert redact(f"/play/{token}") == "/play/<token>"
     assert redact(f"https://x.example/play/{token}?a=1") == "https://x.example/play/<token>?a=1"
     assert redact("/matches/abc/map.png") == "/matches/abc/map.png"
+    seasons = redact(f"POST /season-host/{token}/main /season/{token}")
+    assert seasons == "POST /season-host/<token>/main /season/<token>"
+    assert redact("/seasons/abc/ledger.csv") == "/seasons/abc/ledger.csv"
     environ = {
         "REQUEST_METHOD": "POST",
         "RAW_URI": f"/host/{token}/close",

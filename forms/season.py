@@ -1,0 +1,90 @@
+"""The season pages' forms (issue 15): creating a season, and the host's and
+the players' small forms. Choices of players are filled in by the view from
+:func:`referee.season_views.season_view` (never from rows); what a form cannot
+check (a player still in, an opponent that may be chosen) the service refuses
+in plain words."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+
+from forms.filters import strip
+from forms.orders import choices
+
+# the roster rows the create page shows (a blank row is left out); ?rows= asks for more
+ROSTER_ROWS = 8
+MAX_ROSTER_ROWS = 64
+TOKEN_LASTS_CHOICES = choices([("episode", "one episode"), ("until_used", "until used")])
+
+
+class RosterRowForm(Form):  # type: ignore[misc]  # wtforms is untyped
+    """One season player: a name, starting garnets and an optional address."""
+
+    name = StringField("Name", filters=[strip])
+    garnets = StringField("Starting garnets", default="0", filters=[strip])
+    email = StringField("E-mail address (optional)", filters=[strip])
+
+
+class NewSeasonForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
+    """A season: its name, its rules and its roster."""
+
+    name = StringField("Season name", filters=[strip])
+    token_bonus = StringField(
+        "Token of Life bonus (garnets, 0 to 100)", default="0", filters=[strip]
+    )
+    token_lasts = RadioField(
+        "A Token of Life lasts", choices=TOKEN_LASTS_CHOICES, default="episode"
+    )
+    players = FieldList(FormField(RosterRowForm), min_entries=ROSTER_ROWS)
+
+
+class SeasonActionForm(FlaskForm):  # type: ignore[misc]
+    """A button that changes the season (record an outcome, spend a token): the CSRF token."""
+
+
+class EntryForm(FlaskForm):  # type: ignore[misc]
+    """The host's ledger entry (or a correction naming the entry it puts right)."""
+
+    player = SelectField("Player", validate_choice=False)
+    change = StringField("Change (garnets, e.g. +3 or -2)", filters=[strip])
+    reason = StringField("Reason", filters=[strip])
+    corrects = StringField("Corrects entry # (optional)", filters=[strip])
+
+
+class MainMatchForm(FlaskForm):  # type: ignore[misc]
+    """The next episode's Main Match: a game and which players (default: every
+    player still in). The game's demo set-up is used (see the page's hint)."""
+
+    game = SelectField("Game", validate_choice=False)
+    players = SelectMultipleField("Players", validate_choice=False, coerce=str)
+    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
+
+
+class DeathMatchForm(FlaskForm):  # type: ignore[misc]
+    """The episode's Death Match, of a game that takes 2 players."""
+
+    game = SelectField("Game", validate_choice=False)
+    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
+
+
+class LoserForm(FlaskForm):  # type: ignore[misc]
+    """The result of a Death Match not played here: who lost ("I am sure")."""
+
+    loser = RadioField("Who lost", validate_choice=False, coerce=str)
+    sure = BooleanField("I am sure: the loser is eliminated (this cannot be undone)")
+
+
+class OpponentForm(FlaskForm):  # type: ignore[misc]
+    """The Elimination Candidate's choice of opponent."""
+
+    opponent = RadioField("Your opponent", validate_choice=False, coerce=str)

@@ -1,0 +1,601 @@
+"""The season pages (issue 15), blueprint ``seasons``: creating a season, its
+public standings, the host's page behind the season's host link and each
+player's page behind their season link.
+
+Every page is rendered from :func:`referee.season_views.season_view` (the one
+gate of what a viewer may see); the episode's next step is read from the
+service (:class:`referee.seasons.Seasons`). Every action is a CSRF-protected
+POST, then a redirect (POST/redirect/GET); a refusal shows the page again with
+every problem. Secret links are shown once, to the browser that made them, kept
+in its signed session for an hour (:func:`referee.web.pages.kept_in_session`):
+the season's links after creating it, each new match's host link after
+creating it (the season keeps only hashes, and its matches' host links are
+not derived from anything).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from forms.orders import choices
+from forms.season import (
+    MAX_ROSTER_ROWS,
+    ROSTER_ROWS,
+    DeathMatchForm,
+    EntryForm,
+    LoserForm,
+    MainMatchForm,
+    NewSeasonForm,
+    OpponentForm,
+    SeasonActionForm,
+)
+from referee.errors import Problem, RuleError
+from referee.ruleset import get_ruleset, ruleset_names
+from referee.season_views import season_view
+from referee.seasons import SeasonState
+from referee.web import referee, seasons
+from referee.web.common import external_url, status_for
+from referee.web.pages import form_problems, group_problems, kept_in_session, now
+
+bp = Blueprint("seasons", __name__)
+
+NOT_FOUND = "This link does not open anything here. Ask the season's host for your link."
+LINKS_KEPT_FOR = timedelta(hours=1)
+SEASON_KEY = "new_seasons"
+MATCH_KEY = "season_matches"
+MATCHES_KEPT = 3
+SESSION_BUDGET = 3000
+# the endpoints behind a secret link (failed attempts count, pages are not cached)
+SECRET_ENDPOINTS = frozenset(
+    {
+        "seasons.host",
+        "seasons.add_entry",
+        "seasons.main_match",
+        "seasons.record_main",
+        "seasons.death_match",
+        "seasons.enter_result",
+        "seasons.record_death",
+        "seasons.player",
+        "seasons.choose",
+        "seasons.spend_token",
+    }
+)
+
+
+@bp.after_request
+def _no_store(response: Response) -> Response:
+    """Secret pages, and the page of a new season's links, are kept by no cache."""
+    if request.endpoint in SECRET_ENDPOINTS or request.endpoint in (
+        "seasons.created",
+        "seasons.new",
+    ):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ---- reading ------------------------------------------------------------------
+
+
+def _host_season(token: str) -> str:
+    """The season of a host's season link; 404 (revealing nothing) otherwise."""
+    found = seasons().find_token(token)
+    if found is None or found[1] is not None:
+        abort(404, description=NOT_FOUND)
+    return found[0]
+
+
+def _player_of(token: str) -> tuple[str, int]:
+    found = seasons().find_token(token)
+    if found is None or found[1] is None:
+        abort(404, description=NOT_FOUND)
+    return found[0], found[1]
+
+
+def _state(season_id: str) -> SeasonState:
+    try:
+        return seasons().state(season_id)
+    except RuleError:
+        abort(404, description="There is no such season.")
+
+
+def _games(players: int | None = None) -> list[tuple[str, str]]:
+    """(name, title) of every registered game, those taking ``players`` when given."""
+    out = []
+    for name in ruleset_names():
+        rules = get_ruleset(name)
+        if players is None or rules.min_players <= players <= rules.max_players:
+            out.append((name, rules.title))
+    return out
+
+
+def _int(text: str | None) -> object:
+    """A whole number typed in a form, or what was typed (the service names it)."""
+    text = (text or "").strip()
+    if re.fullmatch(r"[+-]?\d{1,9}", text):
+        return int(text)
+    return text
+
+
+def _match_finished(match_id: str | None) -> bool:
+    return match_id is not None and referee().state(match_id).match.finished
+
+
+# ---- creating a season --------------------------------------------------------
+
+
+def _rows() -> int:
+    asked = _int(request.args.get("rows"))
+    return min(max(asked, ROSTER_ROWS), MAX_ROSTER_ROWS) if isinstance(asked, int) else ROSTER_ROWS
+
+
+def _new_field(p: Problem) -> str:
+    if p.field in ("name", "token_bonus", "token_lasts"):
+        return p.field
+    if p.field == "rules":
+        return "token_bonus"
+    return ""
+
+
+@bp.route("/seasons/new", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    form = NewSeasonForm()
+    if request.method == "GET":
+        while len(form.players.entries) < _rows():
+            form.players.append_entry()
+
+    def page(problems: list[Problem]) -> str:
+        return render_template(
+            "seasons/new.html",
+            form=form,
+            problems=problems,
+            errors=group_problems(problems, _new_field),
+            more_rows=min(len(form.players.entries) + 8, MAX_ROSTER_ROWS),
+        )
+
+    if not form.is_submitted():
+        return page([])
+    if not form.validate():
+        invalid = form_problems(form)
+        return page(invalid), status_for(RuleError(invalid))
+    roster: list[dict[str, Any]] = []
+    for entry in form.players.entries:
+        name = entry.form.name.data or ""
+        garnets = entry.form.garnets.data or ""
+        email = entry.form.email.data or ""
+        if not name and garnets in ("", "0") and not email:
+            continue  # a blank row
+        row: dict[str, Any] = {"name": name, "garnets": _int(garnets) if garnets else 0}
+        if email:
+            row["email"] = email
+        roster.append(row)
+    rules = {
+        "token_bonus": _int(form.token_bonus.data or "0"),
+        "token_lasts": form.token_lasts.data,
+    }
+    try:
+        made = seasons().create_season(name=form.name.data or "", players=roster, rules=rules)
+    except RuleError as exc:
+        return page(list(exc.problems)), status_for(exc)
+    entry = {
+        "id": made.season_id,
+        "at": now().timestamp(),
+        "host": made.host_token,
+        "players": [[n, t] for n, t in sorted(made.player_tokens.items())],
+    }
+    if len(json.dumps(entry)) > SESSION_BUDGET:  # too many for a cookie: shown once
+        return _links_page(entry, kept=False)
+    session[SEASON_KEY] = [entry]
+    return redirect(url_for("seasons.created", season_id=made.season_id), code=303)
+
+
+@bp.get("/seasons/<season_id>/links")
+def created(season_id: str) -> ResponseReturnValue:
+    """A new season's secret links, to the browser that created it, for an hour."""
+    entry = next(
+        (e for e in kept_in_session(SEASON_KEY, LINKS_KEPT_FOR) if e.get("id") == season_id), None
+    )
+    if entry is None:
+        abort(
+            404,
+            description="A new season's links are shown only to the browser that created it, "
+            "for one hour after creating it.",
+        )
+    return _links_page(entry, kept=True)
+
+
+def _links_page(entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
+    view = season_view(_state(entry["id"]), "host")
+    names = {p["number"]: p["name"] for p in view["players"]}
+    links = [
+        {"number": n, "name": names[n], "url": external_url("seasons.player", token=t)}
+        for n, t in entry["players"]
+    ]
+    left = max(1, int((LINKS_KEPT_FOR.total_seconds() - (now().timestamp() - entry["at"])) // 60))
+    return render_template(
+        "seasons/created.html",
+        view=view,
+        kept=kept,
+        minutes_left=left,
+        host_url=external_url("seasons.host", token=entry["host"]),
+        player_links=links,
+        public_url=external_url("seasons.standings", season_id=entry["id"]),
+    )
+
+
+# ---- the public standings -----------------------------------------------------
+
+
+@bp.get("/seasons/<season_id>")
+def standings(season_id: str) -> ResponseReturnValue:
+    view = season_view(_state(season_id), "public")
+    return render_template("seasons/standings.html", view=view, names=_names(view))
+
+
+def _names(view: dict[str, Any]) -> dict[int, str]:
+    return {int(p["number"]): str(p["name"]) for p in view["players"]}
+
+
+# ---- the host's page ----------------------------------------------------------
+
+
+def _kept_matches(season_id: str) -> list[dict[str, Any]]:
+    """The host links of this season's new matches this browser keeps."""
+    return [e for e in kept_in_session(MATCH_KEY, LINKS_KEPT_FOR) if e.get("season") == season_id]
+
+
+def _keep_match(season_id: str, match_id: str, host_token: str, label: str) -> None:
+    others = [e for e in kept_in_session(MATCH_KEY, LINKS_KEPT_FOR) if e.get("id") != match_id]
+    entry = {
+        "id": match_id,
+        "season": season_id,
+        "host": host_token,
+        "label": label,
+        "at": now().timestamp(),
+    }
+    session[MATCH_KEY] = [entry, *others][:MATCHES_KEPT]
+
+
+def _next_step(state: SeasonState) -> dict[str, Any]:
+    """What the episode waits for, and what the host page offers for it."""
+    svc = seasons()
+    if not state.episodes or state.done(state.episodes[-1]):
+        remaining = state.remaining()
+        if len(remaining) < 2:
+            return {"kind": "season_over", "remaining": remaining}
+        return {"kind": "main", "number": len(state.episodes) + 1, "remaining": remaining}
+    e = state.episodes[-1]
+    if e.recorded_at is None:
+        if not _match_finished(e.main_match_id):
+            return {"kind": "main_running", "episode": e.number, "match_id": e.main_match_id}
+        try:
+            outcome = svc.main_outcome(state.season.id, e.number)
+        except RuleError as exc:
+            return {"kind": "no_outcome", "episode": e.number, "problems": exc.problems}
+        return {"kind": "record_main", "episode": e.number, "outcome": outcome}
+    step: dict[str, Any] = {"episode": e.number, "candidate": e.candidate, "opponent": e.opponent}
+    if e.opponent is None:
+        step.update(kind="choice", opponents=svc.opponents(state.season.id, e.number))
+        return step
+    if e.death_match_id is None:
+        step.update(kind="death")
+        return step
+    if not _match_finished(e.death_match_id):
+        step.update(kind="death_running", match_id=e.death_match_id)
+        return step
+    step.update(kind="record_death", match_id=e.death_match_id)
+    return step
+
+
+def _host_page(
+    token: str,
+    season_id: str,
+    *,
+    action: str | None = None,
+    exc: RuleError | None = None,
+    forms: dict[str, Any] | None = None,
+) -> ResponseReturnValue:
+    state = _state(season_id)
+    view = season_view(state, "host")
+    names = _names(view)
+    forms = forms or {}
+    step = _next_step(state)
+    remaining = state.remaining()
+    entry_form = forms.get("entry") or EntryForm(formdata=None)
+    entry_form.player.choices = choices((str(n), f"{n}: {name}") for n, name in names.items())
+    main_form = forms.get("main") or MainMatchForm(
+        formdata=None, data={"players": [str(p) for p in remaining]}
+    )
+    main_form.game.choices = choices(_games())
+    main_form.players.choices = choices((str(p), names[p]) for p in remaining)
+    death_form = forms.get("death") or DeathMatchForm(formdata=None)
+    death_form.game.choices = choices(_games(2))
+    loser_form = forms.get("loser") or LoserForm(formdata=None)
+    if step.get("candidate") and step.get("opponent"):
+        loser_form.loser.choices = choices(
+            (str(p), names[p]) for p in (step["candidate"], step["opponent"])
+        )
+    problems = list(exc.problems) if exc is not None else []
+    return render_template(
+        "seasons/host.html",
+        token=token,
+        view=view,
+        names=names,
+        step=step,
+        problems=problems,
+        action=action,
+        errors=group_problems(problems, lambda p: p.field or ""),
+        entry_form=entry_form,
+        main_form=main_form,
+        death_form=death_form,
+        loser_form=loser_form,
+        action_form=SeasonActionForm(formdata=None),
+        new_matches=_kept_matches(season_id),
+        public_url=external_url("seasons.standings", season_id=season_id),
+    ), status_for(exc) if exc is not None else 200
+
+
+def _done(token: str, message: str) -> ResponseReturnValue:
+    flash(message, "notice")
+    return redirect(url_for("seasons.host", token=token), code=303)
+
+
+def _checked(form: Any) -> None:
+    if not form.validate():
+        raise RuleError(form_problems(form))
+
+
+def _demo_parts(game: str, players: int) -> dict[str, Any]:
+    """The game's demo set-up and settings for ``players`` (the first version's
+    set-up; the deadline stays the server's default)."""
+    demo = get_ruleset(game).demo(players)
+    settings = {k: v for k, v in demo.settings.items() if k != "deadline_hours"}
+    return {"game": game, "setup": demo.setup, "settings": settings}
+
+
+def _game_of(form: Any) -> str:
+    game = form.game.data or ""
+    if game not in ruleset_names():
+        raise RuleError.single("season/bad_game", "choose one of the games offered", "game")
+    return str(game)
+
+
+@bp.get("/season-host/<token>")
+def host(token: str) -> ResponseReturnValue:
+    return _host_page(token, _host_season(token))
+
+
+@bp.post("/season-host/<token>/entry")
+def add_entry(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    form = EntryForm()
+    try:
+        _checked(form)
+        corrects = _int(form.corrects.data) if form.corrects.data else None
+        if corrects is not None and not isinstance(corrects, int):
+            raise RuleError.single(
+                "ledger/bad_correction",
+                f"'corrects entry #' is the number of an entry, not '{form.corrects.data}'",
+                "corrects",
+            )
+        entry = seasons().add_entry(
+            season_id,
+            player=_int(form.player.data),
+            change=_int(form.change.data),
+            reason=form.reason.data or "",
+            corrects=corrects,
+        )
+    except RuleError as exc:
+        return _host_page(token, season_id, action="entry", exc=exc, forms={"entry": form})
+    return _done(token, f"Entry #{entry.id} is in the ledger.")
+
+
+@bp.post("/season-host/<token>/main")
+def main_match(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    form = MainMatchForm()
+    form.players.choices = choices((p, p) for p in request.form.getlist("players"))
+    try:
+        _checked(form)
+        game = _game_of(form)
+        chosen = [int(p) for p in form.players.data or [] if p.isdigit()]
+        number, made = seasons().create_main_match(
+            season_id,
+            players=chosen,
+            seed=form.seed.data or None,
+            **_demo_parts(game, len(chosen)),
+        )
+    except RuleError as exc:
+        return _host_page(token, season_id, action="main", exc=exc, forms={"main": form})
+    _keep_match(season_id, made.match_id, made.host_token, f"episode {number}, Main Match")
+    return _done(token, f"Episode {number}'s Main Match is created: its host link is below.")
+
+
+@bp.post("/season-host/<token>/record")
+def record_main(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    try:
+        _checked(SeasonActionForm())
+        outcome = seasons().record_main(season_id, _open_episode(season_id))
+    except RuleError as exc:
+        return _host_page(token, season_id, action="record", exc=exc)
+    return _done(
+        token,
+        f"Episode {outcome.episode}'s outcome is recorded: the Elimination Candidate chooses "
+        "an opponent from their season page.",
+    )
+
+
+def _open_episode(season_id: str) -> int:
+    state = _state(season_id)
+    if not state.episodes:
+        raise RuleError.single("season/unknown_episode", "no episode has begun")
+    return state.episodes[-1].number
+
+
+@bp.post("/season-host/<token>/death")
+def death_match(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    form = DeathMatchForm()
+    try:
+        _checked(form)
+        game = _game_of(form)
+        episode = _open_episode(season_id)
+        made = seasons().create_death_match(
+            season_id, episode, seed=form.seed.data or None, **_demo_parts(game, 2)
+        )
+    except RuleError as exc:
+        return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
+    _keep_match(season_id, made.match_id, made.host_token, f"episode {episode}, Death Match")
+    return _done(token, f"Episode {episode}'s Death Match is created: its host link is below.")
+
+
+@bp.post("/season-host/<token>/result")
+def enter_result(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    form = LoserForm()
+    form.loser.choices = choices([(request.form.get("loser", ""), "")])
+    try:
+        _checked(form)
+        problems: list[Problem] = []
+        if not form.loser.data:
+            problems.append(Problem("season/bad_loser", "choose who lost", "loser"))
+        if not form.sure.data:
+            problems.append(
+                Problem(
+                    "form/not_confirmed",
+                    "Entering the result cannot be undone: tick “I am sure” beside the "
+                    "button to confirm. Nothing was done.",
+                    "sure",
+                )
+            )
+        if problems:
+            raise RuleError(problems)
+        episode = _open_episode(season_id)
+        loser = seasons().record_death(season_id, episode, loser=_int(form.loser.data))
+    except RuleError as exc:
+        return _host_page(token, season_id, action="result", exc=exc, forms={"loser": form})
+    name = _state(season_id).player(loser).name
+    return _done(token, f"{name} lost the Death Match and is eliminated.")
+
+
+@bp.post("/season-host/<token>/death-result")
+def record_death(token: str) -> ResponseReturnValue:
+    season_id = _host_season(token)
+    try:
+        _checked(SeasonActionForm())
+        loser = seasons().record_death(season_id, _open_episode(season_id))
+    except RuleError as exc:
+        return _host_page(token, season_id, action="record_death", exc=exc)
+    name = _state(season_id).player(loser).name
+    return _done(token, f"{name} lost the Death Match and is eliminated.")
+
+
+# ---- a player's page ----------------------------------------------------------
+
+
+def _player_page(
+    token: str, season_id: str, number: int, *, exc: RuleError | None = None
+) -> ResponseReturnValue:
+    state = _state(season_id)
+    view = season_view(state, "player", number)
+    names = _names(view)
+    links = seasons().match_links(season_id, number)
+    choice: dict[str, Any] | None = None
+    e = state.episodes[-1] if state.episodes else None
+    if (
+        e is not None
+        and e.recorded_at is not None
+        and not state.done(e)
+        and e.candidate == number
+        and e.opponent is None
+    ):
+        allowed = set(seasons().opponents(season_id, e.number))
+        held = state.tokens(e.number)
+        rows = []
+        for p in state.players:
+            why: str | None
+            if p.number == number:
+                why = "you"
+            elif p.eliminated_in is not None:
+                why = "eliminated"
+            elif p.number in held:
+                why = "holds a Token of Life"
+            else:
+                why = None if p.number in allowed else "may not be chosen"
+            rows.append({"number": p.number, "name": p.name, "why": why})
+        choice = {
+            "episode": e.number,
+            "rows": rows,
+            "can_spend": state.season.rules.get("token_lasts") == "until_used"
+            and held.get(number, 0) > 0,
+        }
+    problems = list(exc.problems) if exc is not None else []
+    return render_template(
+        "seasons/player.html",
+        token=token,
+        view=view,
+        names=names,
+        me=view["me"],
+        mine=next(p for p in view["players"] if p["number"] == number),
+        links=links,
+        choice=choice,
+        problems=problems,
+        errors=group_problems(problems, lambda p: p.field or ""),
+        opponent_form=OpponentForm(formdata=None),
+        action_form=SeasonActionForm(formdata=None),
+        public_url=external_url("seasons.standings", season_id=season_id),
+    ), status_for(exc) if exc is not None else 200
+
+
+@bp.get("/season/<token>")
+def player(token: str) -> ResponseReturnValue:
+    season_id, number = _player_of(token)
+    return _player_page(token, season_id, number)
+
+
+@bp.post("/season/<token>/opponent")
+def choose(token: str) -> ResponseReturnValue:
+    season_id, number = _player_of(token)
+    form = OpponentForm()
+    form.opponent.choices = choices([(request.form.get("opponent", ""), "")])
+    try:
+        _checked(form)
+        if not form.opponent.data:
+            raise RuleError.single("season/bad_opponent", "choose your opponent", "opponent")
+        episode = _open_episode(season_id)
+        seasons().choose_opponent(
+            season_id, episode, chooser=number, opponent=_int(form.opponent.data)
+        )
+    except RuleError as exc:
+        return _player_page(token, season_id, number, exc=exc)
+    name = _state(season_id).player(int(form.opponent.data)).name
+    flash(f"You chose {name} as your opponent in the Death Match.", "notice")
+    return redirect(url_for("seasons.player", token=token), code=303)
+
+
+@bp.post("/season/<token>/token")
+def spend_token(token: str) -> ResponseReturnValue:
+    season_id, number = _player_of(token)
+    try:
+        _checked(SeasonActionForm())
+        seasons().use_token(season_id, _open_episode(season_id), player=number)
+    except RuleError as exc:
+        return _player_page(token, season_id, number, exc=exc)
+    flash("You spent a Token of Life: no Death Match for you this episode.", "notice")
+    return redirect(url_for("seasons.player", token=token), code=303)

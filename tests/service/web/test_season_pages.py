@@ -1,0 +1,293 @@
+"""The season pages (issue 15) on SQLite and PostgreSQL, from the browser's
+forms alone (a test client): a 6-player season of three episodes (a Rocky
+River Main Match of 3 played through the match's own host pages, a Forks 2nd
+Edition Main Match of 5, a Forks Death Match of 2 played here, one Death Match
+result entered by the host), the Token of Life's holder refused as the
+opponent, two players eliminated, every balance the sum of the ledger; hostile
+names escaped; wrong links 404; no page shows another player's links."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from markupsafe import escape
+
+from referee.seasons import Seasons
+from referee.service import Referee
+
+from ..test_seasons import play_to_the_end, seed_where
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+SEASON_NAME = '"><script>alert(1)</script> S1'
+ROSTER = [("Ana", 5), (HOSTILE, 4), ("Cy", 3), ("Di", 2), ("Ed", 1), ("Flo", 0)]
+
+
+def html(r: Any) -> str:
+    text: str = r.get_data(as_text=True)
+    return text
+
+
+def create_season(client: FlaskClient) -> dict[str, Any]:
+    data: dict[str, str] = {"name": SEASON_NAME, "token_bonus": "2", "token_lasts": "episode"}
+    for i, (name, garnets) in enumerate(ROSTER):
+        data[f"players-{i}-name"] = name
+        data[f"players-{i}-garnets"] = str(garnets)
+    data["players-6-name"] = ""  # a blank row is left out
+    data["players-6-garnets"] = "0"
+    r = client.post("/seasons/new", data=data)
+    assert r.status_code == 303, html(r)
+    page = client.get(r.headers["Location"])
+    assert page.status_code == 200
+    text = html(page)
+    host = re.search(r'id="host-link" href="http://localhost(/season-host/[^"]+)"', text)
+    players = re.findall(
+        r'<li data-player="(\d+)">.*?href="http://localhost(/season/[^"]+)"', text, re.S
+    )
+    public = re.search(r'href="http://localhost(/seasons/[0-9a-f]+)"', text)
+    assert host and public and len(players) == 6
+    return {
+        "host": host.group(1),
+        "players": {int(n): path for n, path in players},
+        "public": public.group(1),
+        "id": public.group(1).rsplit("/", 1)[1],
+    }
+
+
+def host_step(client: FlaskClient, host: str) -> tuple[str, str]:
+    text = html(client.get(host))
+    step = re.search(r'data-step="(\w+)"', text)
+    assert step
+    return step.group(1), text
+
+
+def kept_match_host(text: str, match_id: str) -> str:
+    found = re.search(
+        rf'<li data-match="{match_id}">.*?class="secret-link match-host-link" href="(/host/[^"]+)"',
+        text,
+        re.S,
+    )
+    assert found, text
+    return found.group(1)
+
+
+def current_episode(svc: Seasons, season_id: str) -> Any:
+    return svc.state(season_id).episodes[-1]
+
+
+def choose_from_page(client: FlaskClient, link: str) -> tuple[int, str]:
+    """The candidate's page: the first opponent offered (not disabled)."""
+    text = html(client.get(link))
+    offered = re.findall(r'<input type="radio" name="opponent" value="(\d+)" id="[^"]+">', text)
+    assert offered, text
+    r = client.post(f"{link}/opponent", data={"opponent": offered[0]})
+    assert r.status_code == 303, html(r)
+    return int(offered[0]), text
+
+
+def test_a_season_of_three_episodes_from_the_forms(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    seasons: Seasons = app.extensions["seasons"]
+    assert client.get("/").status_code == 200 and "/seasons/new" in html(client.get("/"))
+    assert client.get("/seasons/new").status_code == 200
+    links = create_season(client)
+    host, sid, players = links["host"], links["id"], links["players"]
+    assert seasons.state(sid).balances() == {1: 5, 2: 4, 3: 3, 4: 2, 5: 1, 6: 0}
+    step, text = host_step(client, host)
+    assert step == "main"
+
+    # episode 1: Rocky River of three, a seed where someone holds the Token of Life
+    chosen = [2, 4, 6]
+    bal = seasons.state(sid).balances()
+    probe_players = [
+        {"seat": i, "name": ROSTER[p - 1][0], "garnets": bal[p]}
+        for i, p in enumerate(chosen, start=1)
+    ]
+    seed = seed_where(svc, probe_players, lambda token, cand: token is not None and token != cand)
+    r = client.post(
+        f"{host}/main",
+        data={"game": "rocky-river", "players": [str(p) for p in chosen], "seed": seed},
+    )
+    assert r.status_code == 303, html(r)
+    e1 = current_episode(seasons, sid)
+    step, text = host_step(client, host)
+    assert step == "main_running"
+    match_host = kept_match_host(text, e1.main_match_id)
+    while not svc.state(e1.main_match_id).match.finished:  # the match's own host pages
+        assert client.post(f"{match_host}/open").status_code in (302, 303)
+        assert client.post(f"{match_host}/close", data={"sure": "y"}).status_code in (302, 303)
+    step, text = host_step(client, host)
+    assert step == "record_main"
+    preview = re.search(r'data-candidate="(\d+)" data-token-holder="(\d+)"', text)
+    assert preview, text
+    candidate, holder = int(preview.group(1)), int(preview.group(2))
+    assert "Record this outcome" in text and "+2 garnets" in text
+    assert seasons.state(sid).episodes[-1].recorded_at is None  # shown, not applied
+    assert client.post(f"{host}/record").status_code == 303
+    step, text = host_step(client, host)
+    assert step == "choice"
+
+    # the candidate: the token holder disabled with why; choosing them is refused
+    page = html(client.get(players[candidate]))
+    assert re.search(
+        rf'value="{holder}" id="opponent-{holder}" disabled.*?\(holds a Token of Life\)', page, re.S
+    )
+    assert re.search(
+        rf'value="{candidate}" id="opponent-{candidate}" disabled.*?\(you\)', page, re.S
+    )
+    refused = client.post(f"{players[candidate]}/opponent", data={"opponent": str(holder)})
+    assert refused.status_code == 422 and "holds a Token of Life" in html(refused)
+    not_theirs = next(p for p in players if p != candidate)
+    assert "Choose your opponent" not in html(client.get(players[not_theirs]))
+    other = client.post(f"{players[not_theirs]}/opponent", data={"opponent": str(holder)})
+    assert other.status_code == 422
+    opponent, _ = choose_from_page(client, players[candidate])
+    step, text = host_step(client, host)
+    assert step == "death" and 'class="chosen-opponent"' in text
+
+    # its Death Match: Forks 2nd Edition for 2, played here
+    assert client.post(f"{host}/death", data={"game": "forks-2e"}).status_code == 303
+    e1 = current_episode(seasons, sid)
+    assert e1.death_match_id is not None
+    step, text = host_step(client, host)
+    assert step == "death_running" and kept_match_host(text, e1.death_match_id)
+    play_to_the_end(svc, e1.death_match_id)
+    step, _ = host_step(client, host)
+    assert step == "record_death"
+    assert client.post(f"{host}/death-result").status_code == 303
+    first_out = seasons.state(sid).episodes[-1].loser
+    assert first_out in (candidate, opponent)
+
+    # episode 2: Forks 2nd Edition of the five still in; the result entered by hand
+    remaining = seasons.state(sid).remaining()
+    r = client.post(
+        f"{host}/main", data={"game": "forks-2e", "players": [str(p) for p in remaining]}
+    )
+    assert r.status_code == 303, html(r)
+    play_to_the_end(svc, current_episode(seasons, sid).main_match_id)
+    assert client.post(f"{host}/record").status_code == 303
+    candidate2 = current_episode(seasons, sid).candidate
+    page = html(client.get(players[candidate2]))
+    assert re.search(rf'id="opponent-{first_out}" disabled.*?\(eliminated\)', page, re.S)
+    opponent2, _ = choose_from_page(client, players[candidate2])
+    unsure = client.post(f"{host}/result", data={"loser": str(opponent2)})
+    assert unsure.status_code == 422 and "I am sure" in html(unsure)
+    assert current_episode(seasons, sid).loser is None
+    r = client.post(f"{host}/result", data={"loser": str(opponent2), "sure": "y"})
+    assert r.status_code == 303
+    assert current_episode(seasons, sid).loser == opponent2
+
+    # episode 3: ledger entries (one corrected), Rocky River of three of the four left
+    left = seasons.state(sid).remaining()
+    assert len(left) == 4
+    r = client.post(f"{host}/entry", data={"player": str(left[0]), "change": "+10", "reason": "x"})
+    assert r.status_code == 303
+    wrong = seasons.state(sid).ledger[-1].id
+    bad = client.post(
+        f"{host}/entry",
+        data={"player": str(left[1]), "change": "1", "reason": "y", "corrects": str(wrong)},
+    )
+    assert bad.status_code == 422 and 'id="entry-corrects-errors"' in html(bad)
+    r = client.post(
+        f"{host}/entry",
+        data={"player": str(left[0]), "change": "-9", "reason": "+1", "corrects": str(wrong)},
+    )
+    assert r.status_code == 303
+    r = client.post(
+        f"{host}/main", data={"game": "rocky-river", "players": [str(p) for p in left[:3]]}
+    )
+    assert r.status_code == 303, html(r)
+    play_to_the_end(svc, current_episode(seasons, sid).main_match_id)
+    assert client.post(f"{host}/record").status_code == 303
+
+    # the public standings: balances are the ledger's sums; two eliminated
+    final = seasons.state(sid)
+    sums = {p.number: 0 for p in final.players}
+    for entry in final.ledger:
+        sums[entry.player] += entry.change
+    public = html(client.get(links["public"]))
+    shown = {
+        int(n): int(g)
+        for n, g in re.findall(
+            r'<tr data-player="(\d+)"[^>]*>\s*<th[^>]*>.*?</th><td>(-?\d+)</td>', public
+        )
+    }
+    assert shown == sums == final.balances()
+    assert public.count("eliminated in episode") == 2
+    assert f'data-entry="{wrong}"' in public and "(corrects #" in public
+
+    # no page shows another player's season link or match link
+    for number, link in players.items():
+        page = html(client.get(link))
+        mine = {x["path"] for x in seasons.match_links(sid, number) if x["path"]}
+        assert set(re.findall(r'href="(/play/[^"]+)"', page)) == mine
+        assert all(other not in page for n, other in players.items() if n != number)
+        assert host not in page
+    for page in (public, html(client.get(host))):
+        assert "/play/" not in page and "/season/" not in page
+    assert host not in public
+
+
+def test_hostile_names_are_escaped_everywhere(client: FlaskClient) -> None:
+    links = create_season(client)
+    pages = [
+        html(client.get(links["host"])),
+        html(client.get(links["public"])),
+        html(client.get(links["players"][2])),
+        html(client.get(links["players"][1])),
+        html(client.get(f"/seasons/{links['id']}/links")),
+    ]
+    for page in pages:
+        assert HOSTILE not in page and "<script>alert" not in page
+        assert str(escape(HOSTILE)) in page
+
+
+def test_wrong_links_are_not_found(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_ENABLED"] = False
+    links = create_season(client)
+    host_token = links["host"].rsplit("/", 1)[1]
+    player_token = links["players"][1].rsplit("/", 1)[1]
+    for path in (
+        "/season-host/not-a-token",
+        "/season/not-a-token",
+        f"/season/{host_token}",
+        f"/season-host/{player_token}",
+        "/seasons/0000000000",
+        "/seasons/0000000000/links",
+    ):
+        assert client.get(path).status_code == 404, path
+    assert client.post("/season/not-a-token/opponent", data={"opponent": "2"}).status_code == 404
+    assert client.post("/season-host/nope/entry", data={}).status_code == 404
+    # the links page of a new season is for the browser that created it
+    assert app.test_client().get(f"/seasons/{links['id']}/links").status_code == 404
+
+
+def test_a_refused_season_shows_its_problems_beside_the_fields(client: FlaskClient) -> None:
+    r = client.post(
+        "/seasons/new",
+        data={
+            "name": "",
+            "token_bonus": "lots",
+            "token_lasts": "episode",
+            "players-0-name": "Ana",
+        },
+    )
+    text = html(r)
+    assert r.status_code == 422
+    assert 'id="name-errors"' in text and 'id="token_bonus-errors"' in text
+    assert "2 to 64 players" in text
+    assert 'value="Ana"' in text  # what was typed is kept
+
+
+def test_wrong_season_links_count_as_failed_attempts(app: Flask, client: FlaskClient) -> None:
+    links = create_season(client)
+    app.config["RATELIMIT_FAILED_TOKENS"] = "3 per minute"
+    for _ in range(5):  # a public page that is not there guesses no link
+        assert client.get("/seasons/0000000000").status_code == 404
+    for path in ("/season/a", "/season-host/b", "/season/c"):
+        assert client.get(path).status_code == 404
+    assert client.get(links["host"]).status_code == 429
+    assert client.get(links["public"]).status_code == 200
