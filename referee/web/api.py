@@ -297,15 +297,21 @@ def _host(match_id: str) -> None:
         raise RuleError.single("auth/forbidden", "only the host may do this")
 
 
-@bp.post("/matches")
-def create_match() -> tuple[Response, int]:
+def check_admin_key(what: str) -> None:
+    """On a server with an admin key, only its holders create ``what`` (matches,
+    seasons): ``auth/unauthorized`` for anyone else."""
     admin_key = current_app.config.get("ADMIN_KEY")
     if admin_key:
         token = _bearer() or ""
         if not hmac.compare_digest(token.encode(), str(admin_key).encode()):
             raise RuleError.single(
-                "auth/unauthorized", "creating matches on this server needs the admin key"
+                "auth/unauthorized", f"creating {what} on this server needs the admin key"
             )
+
+
+@bp.post("/matches")
+def create_match() -> tuple[Response, int]:
+    check_admin_key("matches")
     rules = ruleset_named_in(_body())
     body = _object_body(
         ("name", *rules.setup_keys, "players", "settings", "ruleset", "notify", "schedule")

@@ -39,6 +39,17 @@ STATUS_BY_CODE = {
     "match/not_finished": 409,
     "match/paused": 409,
     "match/not_paused": 409,
+    # seasons (issue 15): no such season; not the caller's to do; a step out of turn
+    "season/not_found": 404,
+    "season/not_candidate": 403,
+    "season/episode_open": 409,
+    "season/match_not_finished": 409,
+    "season/recorded": 409,
+    "season/not_recorded": 409,
+    "season/episode_over": 409,
+    "season/already_chosen": 409,
+    "season/no_opponent": 409,
+    "season/played_here": 409,
 }
 
 

@@ -12,10 +12,9 @@ The matches made from a season are ordinary matches: their own API is
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
 from referee.errors import Problem, RuleError
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
@@ -23,36 +22,11 @@ from referee.season_views import SeasonViewer, season_view
 from referee.seasons import MainOutcome
 from referee.service import Created
 from referee.web import seasons
-from referee.web.api import _bearer, _body, _object_body
-from referee.web.common import status_for
+from referee.web.api import _bearer, _body, _object_body, check_admin_key
 
 bp = Blueprint("season_api", __name__, url_prefix="/api/seasons")
 
 EPISODE = "/<season_id>/episodes/<int:number>"
-
-# the season's refusals that are not bad input: no such season (404), a step out
-# of turn (409: the season is not where the step belongs), not the caller's to do
-# (403). Everything else is 422, as for matches (referee.web.common.STATUS_BY_CODE).
-SEASON_STATUS = {
-    "season/not_found": 404,
-    "season/not_candidate": 403,
-    "season/episode_open": 409,
-    "season/match_not_finished": 409,
-    "season/recorded": 409,
-    "season/not_recorded": 409,
-    "season/episode_over": 409,
-    "season/already_chosen": 409,
-    "season/no_opponent": 409,
-    "season/played_here": 409,
-}
-
-
-@bp.errorhandler(RuleError)
-def _refused(exc: RuleError) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The API's error object, with the season's statuses on top of the app's."""
-    status = max(SEASON_STATUS.get(p.code, status_for(RuleError([p]))) for p in exc.problems)
-    headers = {"WWW-Authenticate": 'Bearer realm="referee"'} if status == 401 else {}
-    return {"errors": [p.as_dict() for p in exc.problems]}, status, headers
 
 
 def _named(exc: RuleError, fields: dict[str, str]) -> RuleError:
@@ -128,7 +102,7 @@ def _outcome(outcome: MainOutcome) -> dict[str, Any]:
 
 
 def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
-    """A match's part of a body: ``game`` (default Rocky River), the game's own
+    """A match's part of a body: ``game`` (default: the default ruleset), the game's own
     set-up fields and ``settings``; other keys (``keys``) of the call allowed."""
     raw = _body()
     game = raw.get("game", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
@@ -153,13 +127,7 @@ def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
 
 @bp.post("")
 def create_season() -> tuple[Response, int]:
-    admin_key = current_app.config.get("ADMIN_KEY")
-    if admin_key:  # as for matches: on such a server, only the key's holders create
-        token = _bearer() or ""
-        if not hmac.compare_digest(token.encode(), str(admin_key).encode()):
-            raise RuleError.single(
-                "auth/unauthorized", "creating seasons on this server needs the admin key"
-            )
+    check_admin_key("seasons")
     body = _object_body(("name", "players", "rules"))
     made = seasons().create_season(
         name=body.get("name"), players=body.get("players"), rules=body.get("rules")

@@ -14,6 +14,7 @@ whole file takes well under a minute.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,8 @@ def test_the_description_is_valid_openapi_and_served(tmp_path: Path) -> None:
     }
     routed = set()
     for rule in app.url_map.iter_rules():
-        if rule.endpoint.startswith("api."):
-            path = rule.rule.replace("<", "{").replace(">", "}")
+        if rule.endpoint.startswith(("api.", "season_api.")):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
             for method in rule.methods or ():
                 if method not in ("HEAD", "OPTIONS"):
                     routed.add((path, method))
@@ -104,6 +105,13 @@ class World:
     forks_finished: Match
     forks_live: Match
     calls: int = 0
+    season: SeasonWorld | None = None  # made for the first season operation
+
+    def season_for(self, case: Any) -> SeasonWorld:
+        """A season where the operation can succeed (see :func:`season_at`)."""
+        if self.season is None:
+            self.season = season_at(self.app, case.operation.path)
+        return self.season
 
     def match_for(self, case: Any) -> Match | None:
         """The match a call is about: the live or the finished one of either
@@ -136,6 +144,92 @@ class World:
                 match.host = body["token"]
             else:
                 match.seats[str(body["seat"])] = body["token"]
+
+
+@dataclass
+class SeasonWorld:
+    """A real season in the state a season operation needs: its host's token, a
+    player's, the Elimination Candidate's (when there is one), and a body that
+    the operation accepts there (None: Schemathesis' own)."""
+
+    id: str
+    host: str
+    player: str
+    candidate: str | None = None
+    body: dict[str, Any] | None = None
+
+
+def _played(app: Flask, match_id: str) -> None:
+    svc = app.extensions["referee"]
+    while not svc.state(match_id).match.finished:
+        svc.open_round(match_id)
+        svc.close_round(match_id)
+
+
+def season_at(app: Flask, path: str) -> SeasonWorld:
+    """A 6-player season (tokens last until used) brought, through the service,
+    to where the operation at ``path`` can succeed: a new season for its
+    creation, reading and ledger; an ended Main Match for its outcome; a
+    recorded one for the choice; a chosen opponent for the Death Match; a
+    candidate holding a token won before for spending it."""
+    seasons = app.extensions["seasons"]
+    made = seasons.create_season(
+        name="Schemathesis season",
+        players=[{"name": f"S{i}", "garnets": 3} for i in range(1, 7)],
+        rules={"token_lasts": "until_used"},
+    )
+    sid = made.season_id
+    world = SeasonWorld(sid, made.host_token, made.player_tokens[6])
+    rr = {"game": "rocky-river", "setup": {"map": "three-rapids"}}
+    steps = ("/outcome", "/opponents", "/opponent", "/death-match", "/death-result", "/token")
+    if not path.endswith(steps):
+        return world
+    if path.endswith("/token"):
+        seed = _seed(app, sid, [1, 2, 3], lambda token, _c: token is not None)
+        _, main = seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+        _played(app, main.match_id)
+        first = seasons.record_main(sid, 1)
+        holder = first.token_holder
+        seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=4)
+        seasons.record_death(sid, 1, loser=4)
+        players = [holder, 5, 6]
+        seed = _seed(app, sid, players, lambda _t, candidate: candidate == 1)
+        _, main = seasons.create_main_match(sid, players=players, seed=seed, **rr)
+        _played(app, main.match_id)
+        seasons.record_main(sid, 2)
+        world.candidate = made.player_tokens[holder]
+        return world
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    _played(app, main.match_id)
+    if path.endswith("/outcome"):
+        return world
+    outcome = seasons.record_main(sid, 1)
+    world.candidate = made.player_tokens[outcome.candidate]
+    choosable = seasons.opponents(sid, 1)
+    world.body = {"opponent": choosable[0]}
+    if path.endswith("/death-match") or path.endswith("/death-result"):
+        seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=choosable[0])
+        world.body = {"loser": outcome.candidate} if path.endswith("/death-result") else None
+    return world
+
+
+def _seed(app: Flask, season_id: str, players: list[int], want: Any) -> str:
+    """A seed whose Rocky River match of ``players`` (every order defaulted)
+    ends as ``want(token_seat, candidate_seat)`` asks: found by playing probes."""
+    svc = app.extensions["referee"]
+    balances = app.extensions["seasons"].state(season_id).balances()
+    roster = [
+        {"seat": i, "name": f"S{p}", "garnets": balances[p]} for i, p in enumerate(players, 1)
+    ]
+    for i in range(300):
+        probe = svc.create_match(
+            name="probe", players=roster, setup={"map": "three-rapids"}, seed=f"probe-{i}"
+        )
+        _played(app, probe.match_id)
+        result = svc.state(probe.match_id).rounds[-1].result or {}
+        if want(result.get("token_of_life"), result["elimination_candidate"]["seat"]):
+            return f"probe-{i}"
+    raise AssertionError("no seed found")
 
 
 def new_match(client: FlaskClient, rounds: int) -> Match:
@@ -273,6 +367,8 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
         case.headers["Authorization"] = bearer(world.token_for(case, match or world.live))[
             "Authorization"
         ]
+    if "season_id" in (case.path_parameters or {}) and world.calls % 6 != 5:
+        _in_season(case, world)
     # every default check runs (no 5xx, status codes, content types, headers and
     # bodies as described, schema-invalid input refused, auth enforced) except
     # positive_data_acceptance: the description gives each body's shape, while
@@ -293,6 +389,28 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
         )
     if match is not None:
         world.follow(case, match, response)
+
+
+def _in_season(case: Any, world: World) -> None:
+    """A season operation about a real season in the state it needs (else the id
+    Schemathesis drew: an unknown season), episode 1 (2 for spending a token),
+    with the token of whoever may call it (mostly), and now and then a body it
+    accepts there."""
+    season = world.season_for(case)
+    case.path_parameters["season_id"] = season.id
+    path = case.operation.path
+    if "number" in case.path_parameters:
+        case.path_parameters["number"] = 2 if path.endswith("/token") else 1
+    if case.headers and "Authorization" in case.headers and world.calls % 7 != 6:
+        if path.endswith(("/opponent", "/token")):
+            token = season.candidate or season.player
+        elif path.endswith(("/me", "/opponents")):
+            token = season.player
+        else:
+            token = season.host
+        case.headers["Authorization"] = bearer(token)["Authorization"]
+    if season.body is not None and world.calls % 3 == 0:
+        case.body = dict(season.body)
 
 
 def test_every_operation_was_exercised_with_success_and_refusals() -> None:

@@ -1181,3 +1181,44 @@ def test_secret_pages_and_token_answers_are_never_cached_nor_referred(
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     # the public view may be cached briefly; it carries nothing private
     assert "no-store" not in web.get(f"/api/matches/{m.id}").headers.get("Cache-Control", "")
+
+
+SEASON_HOST_API = {
+    ("POST", "/ledger"),
+    ("POST", "/episodes"),
+    ("GET", "/episodes/<int:number>/outcome"),
+    ("POST", "/episodes/<int:number>/outcome"),
+    ("POST", "/episodes/<int:number>/death-match"),
+    ("POST", "/episodes/<int:number>/death-result"),
+}
+SEASON_TOKEN_API = {
+    ("GET", "/me"),
+    ("GET", "/episodes/<int:number>/opponents"),
+    ("POST", "/episodes/<int:number>/opponent"),
+    ("POST", "/episodes/<int:number>/token"),
+}
+SEASON_PUBLIC_API = {("GET", ""), ("GET", "/ledger")}
+
+
+def test_every_season_api_route_is_public_token_or_host_only(app: Flask, web: FlaskClient) -> None:
+    """Each season API route is classified here, so a new one must be thought about."""
+    made = app.extensions["seasons"].create_season(
+        name="Classified", players=[{"name": "Ana"}, {"name": "Bo"}, {"name": "Cy"}]
+    )
+    found = set()
+    for rule in app.url_map.iter_rules():
+        if not rule.endpoint.startswith("season_api.") or "<season_id>" not in rule.rule:
+            continue
+        suffix = rule.rule.split("<season_id>", 1)[1]
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+            found.add((method, suffix))
+    assert found == SEASON_HOST_API | SEASON_TOKEN_API | SEASON_PUBLIC_API
+    for method, suffix in sorted(SEASON_HOST_API | SEASON_TOKEN_API):
+        url = f"/api/seasons/{made.season_id}{suffix.replace('<int:number>', '1')}"
+        assert web.open(url, method=method, json={}).status_code == 401, url
+        # a player's token opens no host route
+        if (method, suffix) in SEASON_HOST_API:
+            player = bearer(made.player_tokens[1])
+            assert web.open(url, method=method, json={}, headers=player).status_code == 403, url
+    for method, suffix in sorted(SEASON_PUBLIC_API):
+        assert web.open(f"/api/seasons/{made.season_id}{suffix}", method=method).status_code == 200
