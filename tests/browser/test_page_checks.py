@@ -285,6 +285,37 @@ def notify_pages(c: Collector, links: Links) -> None:
     c.post("link: redeemed, the new seat page", path.group(1), {})
 
 
+def season_pages(c: Collector) -> None:
+    """Issue 15's pages at each step of an episode: the host's (Main Match under
+    way, its outcome to record, the candidate's choice awaited, the Death Match to
+    make), the candidate's page with its choice, another player's, the standings."""
+    seasons = c.app.extensions["seasons"]
+    svc = c.app.extensions["referee"]
+    made = seasons.create_season(
+        name="Season <Genius> & co",
+        players=[{"name": f"P{i} <b>", "garnets": i} for i in range(1, 7)],
+        rules={"token_bonus": 1},
+    )
+    host, sid = f"/season-host/{made.host_token}", made.season_id
+    c.get("season host: no episode", host)
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], setup={"map": "three-rapids"})
+    c.get("season host: Main Match under way", host)
+    while not svc.state(main.match_id).match.finished:
+        svc.open_round(main.match_id)
+        svc.close_round(main.match_id)
+    c.get("season host: outcome to record", host)
+    outcome = seasons.record_main(sid, 1)
+    c.get("season host: the choice awaited", host)
+    candidate = f"/season/{made.player_tokens[outcome.candidate]}"
+    c.get("season player: the candidate's choice", candidate)
+    other = next(p for p in (4, 5, 6) if p != outcome.candidate)
+    c.get("season player: another", f"/season/{made.player_tokens[other]}")
+    c.post("season player: a refused choice", f"{candidate}/opponent", {"opponent": "99"}, 422)
+    seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=other)
+    c.get("season host: the Death Match to make", host)
+    c.get("season: standings", f"/seasons/{sid}")
+
+
 def collect(app: Flask, clock: Clock) -> list[Shot]:
     client = app.test_client()
     c = Collector(app, client, clock)
@@ -305,6 +336,7 @@ def collect(app: Flask, clock: Clock) -> list[Shot]:
     play_match(c, "Rocky River", links, 5, river_order, refused)
     c.post("Rocky River: link re-issued", f"{links.host}/reissue", {"who": "2", **SURE})
     notify_pages(c, links)
+    season_pages(c)
     c.get("error 422 (a post format)", f"/matches/{links.match_id}/post?format=nope", 422)
     app.config["WTF_CSRF_ENABLED"] = True
     c.post("error 400 (form expired)", f"{links.host}/close", SURE, 400)
