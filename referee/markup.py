@@ -200,6 +200,8 @@ def _bbcode() -> Any:
     for name in list(parser.recognized_tags):
         if name not in FORUM_TAGS:
             del parser.recognized_tags[name]
+        else:  # the list tags' own options turned "---" into a dash and "(c)" into ©
+            parser.recognized_tags[name][1].replace_cosmetic = False
     parser.add_formatter(
         "img", _bb_image, render_embedded=False, replace_links=False, replace_cosmetic=False
     )

@@ -298,3 +298,12 @@ def test_a_seed_with_backticks_stays_in_its_code_span() -> None:
         page = parse(render(md))
         assert "img" not in page.tags, name
         assert "a``b` <img src=x>" in shown_text(page), name
+
+
+def test_the_bbcode_preview_shows_list_items_as_typed() -> None:
+    """The ``bbcode`` package's list tags replace "---" and "(c)" unless told not
+    to: the host's preview of a post must show a name as it was typed."""
+    from referee.markup import to_html
+
+    html = to_html("[list][*]Ana --- (c) (r) ... -- 1/2[/list]", "bbcode")
+    assert html == "<ul><li>Ana --- (c) (r) ... -- 1/2</li></ul>"
