@@ -112,6 +112,8 @@ def _episode_text(e: Mapping[str, Any], who: Any) -> str:
     candidate, opponent, loser = e.get("candidate"), e.get("opponent"), e.get("loser")
     if e.get("token_used"):
         return line + f"none, token spent by {who(candidate)}"
+    if e.get("loser_by") == "nobody":
+        return line + "none, no one could be chosen"
     if opponent is None:
         return line + f"{who(candidate)} has not chosen an opponent yet"
     line += f"{who(candidate)} against {who(opponent)}"

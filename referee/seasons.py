@@ -22,7 +22,10 @@ Decisions (where the issue leaves a choice):
   from being chosen as the opponent in that episode's Death Match) or
   ``"until_used"`` (it protects in every later episode too, until its holder,
   become an Elimination Candidate, spends it to skip that episode's Death
-  Match; a player may hold several). :meth:`Seasons.main_outcome` shows what
+  Match; a player may hold several). If every other player still in holds a
+  token and the candidate has none to spend, no one can be chosen: the episode
+  ends with no Death Match (``loser_by`` ``"nobody"``), and no one is
+  eliminated. :meth:`Seasons.main_outcome` shows what
   the rules will do before :meth:`Seasons.record_main` does it.
 - **Links**: a season player's link opens their season page. The seat links of
   the matches made from the season are not random but derived (HMAC with the
@@ -59,6 +62,7 @@ from referee.text import check_text
 
 DEFAULT_RULES: dict[str, Any] = {"token_bonus": 0, "token_lasts": "episode"}
 TOKEN_LASTS = ("episode", "until_used")
+NOBODY = "nobody"  # an episode's loser_by when no one could be chosen: no Death Match
 MAX_PLAYERS = 64
 MAX_CHANGE = 1_000_000
 
@@ -195,8 +199,9 @@ class SeasonState:
         return {p: n for p, n in held.items() if n > 0}
 
     def done(self, e: Episode) -> bool:
-        """Whether an episode is over (its Death Match decided, or skipped)."""
-        return e.loser is not None or e.token_used
+        """Whether an episode is over (its Death Match decided, or skipped: a
+        token spent, or no one who could be chosen)."""
+        return e.loser is not None or e.token_used or e.loser_by == NOBODY
 
 
 class Seasons:
@@ -573,6 +578,10 @@ class Seasons:
                 )
             e.token_holder, e.candidate = outcome.token_holder, outcome.candidate
             e.recorded_at = self.referee.clock()
+            if not self._choosable(state, e) and not state.tokens(episode).get(e.candidate):
+                # every other player still in holds a Token of Life, and the
+                # candidate none to spend: no one can be chosen, so no Death Match
+                e.loser_by = NOBODY
             session.add(e)
             for effect in outcome.effects:
                 session.add(

@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 
 from referee.errors import RuleError
 from referee.ruleset import get_ruleset
+from referee.season_files import standings_post
 from referee.season_views import season_view
 from referee.seasons import Seasons, check_rules, derived_seat_token
 from referee.service import Referee
@@ -295,3 +296,52 @@ def test_the_season_view_shows_no_address_or_link_but_ones_own(engine: Engine) -
         assert [p["garnets"] for p in view["players"]] == [5, 4, 3, 2, 1, 0]
     assert season_view(state, "host")["players"][0]["has_email"] is True
     assert "has_email" not in season_view(state)["players"][0]
+
+
+def test_when_no_one_can_be_chosen_the_episode_ends_without_a_death_match(
+    engine: Engine,
+) -> None:
+    """``until_used``: every other player still in holds a token and the candidate
+    none: no one can be chosen, so the episode ends, no one eliminated."""
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(
+        name="Nobody", players=ROSTER[:4], rules={"token_lasts": "until_used"}
+    ).season_id
+    rr = game_parts("rocky-river", 3)
+
+    def roster(numbers: list[int]) -> list[dict[str, Any]]:
+        balances = seasons.state(sid).balances()
+        return [
+            {"seat": i, "name": f"P{p}", "garnets": balances[p]}
+            for i, p in enumerate(numbers, start=1)
+        ]
+
+    seed = seed_where(svc, roster([1, 2, 3]), lambda token, _c: token is not None)
+    seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+    play_to_the_end(svc, seasons.state(sid).episode(1).main_match_id or "")
+    first = seasons.record_main(sid, 1)
+    assert first.token_holder is not None
+    seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=4)
+    seasons.record_death(sid, 1, loser=4)
+    # episode 2: the first holder is neither the new holder nor the candidate
+    holder = first.token_holder
+    players = [holder, *[p for p in (1, 2, 3) if p != holder]]
+    seed = seed_where(
+        svc, roster(players), lambda token, candidate: token not in (None, 1) and candidate != 1
+    )
+    seasons.create_main_match(sid, players=players, seed=seed, **rr)
+    play_to_the_end(svc, seasons.state(sid).episode(2).main_match_id or "")
+    second = seasons.record_main(sid, 2)
+    state = seasons.state(sid)
+    e2 = state.episode(2)
+    assert e2.loser_by == "nobody" and state.done(e2)
+    assert sorted(state.tokens(2)) == sorted([holder, second.token_holder])
+    assert state.remaining() == [1, 2, 3]
+    assert "no one could be chosen" in standings_post(season_view(state), "markdown")
+    with pytest.raises(RuleError) as over:
+        seasons.choose_opponent(sid, 2, chooser=second.candidate, opponent=holder)
+    assert over.value.codes == ["season/episode_over"]
+    # and the season goes on
+    number, _ = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    assert number == 3
