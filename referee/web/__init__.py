@@ -214,7 +214,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "frame-ancestors 'none'; form-action 'self'",
         )
-        if request.path.startswith(("/host/", "/play/")) or (
+        if request.path.startswith(("/host/", "/play/", "/season-host/", "/season/")) or (
             request.endpoint == "public.new_match" and request.method == "POST"
         ):
             # secret pages, and the page showing a new match's secret links

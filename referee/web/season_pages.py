@@ -22,8 +22,8 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -61,34 +61,6 @@ SEASON_KEY = "new_seasons"
 MATCH_KEY = "season_matches"
 MATCHES_KEPT = 3
 SESSION_BUDGET = 3000
-# the endpoints behind a secret link (failed attempts count, pages are not cached)
-SECRET_ENDPOINTS = frozenset(
-    {
-        "seasons.host",
-        "seasons.add_entry",
-        "seasons.main_match",
-        "seasons.record_main",
-        "seasons.death_match",
-        "seasons.enter_result",
-        "seasons.record_death",
-        "seasons.player",
-        "seasons.choose",
-        "seasons.spend_token",
-    }
-)
-
-
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    """Secret pages, and the page of a new season's links, are kept by no cache."""
-    if request.endpoint in SECRET_ENDPOINTS or request.endpoint in (
-        "seasons.created",
-        "seasons.new",
-    ):
-        response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 # ---- reading ------------------------------------------------------------------
 
 
@@ -227,15 +199,19 @@ def _links_page(entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
         for n, t in entry["players"]
     ]
     left = max(1, int((LINKS_KEPT_FOR.total_seconds() - (now().timestamp() - entry["at"])) // 60))
-    return render_template(
-        "seasons/created.html",
-        view=view,
-        kept=kept,
-        minutes_left=left,
-        host_url=external_url("seasons.host", token=entry["host"]),
-        player_links=links,
-        public_url=external_url("seasons.standings", season_id=entry["id"]),
+    response = current_app.make_response(
+        render_template(
+            "seasons/created.html",
+            view=view,
+            kept=kept,
+            minutes_left=left,
+            host_url=external_url("seasons.host", token=entry["host"]),
+            player_links=links,
+            public_url=external_url("seasons.standings", season_id=entry["id"]),
+        )
     )
+    response.headers["Cache-Control"] = "no-store"  # it shows secret links
+    return response
 
 
 # ---- the public standings -----------------------------------------------------

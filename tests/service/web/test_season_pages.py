@@ -291,3 +291,22 @@ def test_wrong_season_links_count_as_failed_attempts(app: Flask, client: FlaskCl
         assert client.get(path).status_code == 404
     assert client.get(links["host"]).status_code == 429
     assert client.get(links["public"]).status_code == 200
+
+
+def test_pages_with_secret_links_are_kept_by_no_cache(client: FlaskClient) -> None:
+    """The host's and players' season pages, and the page of a new season's
+    links, are never cached; the public standings may be."""
+    r = client.post(
+        "/seasons/new",
+        data={"name": "Cache", "players-0-name": "Ana", "players-1-name": "Bo"},
+    )
+    links = client.get(r.headers["Location"])
+    assert links.headers["Cache-Control"] == "no-store"
+    text = html(links)
+    host = re.search(r'id="host-link" href="http://localhost(/season-host/[^"]+)"', text)
+    player = re.search(r'href="http://localhost(/season/[^"]+)"', text)
+    public = re.search(r'href="http://localhost(/seasons/[0-9a-f]+)"', text)
+    assert host and player and public
+    for path in (host.group(1), player.group(1)):
+        assert client.get(path).headers["Cache-Control"] == "no-store", path
+    assert client.get(public.group(1)).headers.get("Cache-Control") != "no-store"
