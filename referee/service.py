@@ -784,8 +784,10 @@ class Referee:
         session.add(match)
         targets = self._targets(session, match.id)
         if targets is not None:
-            session.flush()
-            view = self._public_view(self._load(session, match))
+            opened = MatchState(
+                match, state.seats, [*state.rounds, rnd], state.orders, state.ruleset
+            )
+            view = self._public_view(opened)
             self._enqueue(session, match.id, compose.round_opened(view, targets, number))
         return rnd
 
@@ -1311,10 +1313,9 @@ class Referee:
         _fault_sleep_in_close(session)
         targets = self._targets(session, match.id)
         if targets is not None:
-            session.flush()
-            closed = self._load(session, match)
-            view = self._public_view(closed)
-            post = closed.ruleset.post(view, "markdown")
+            # ``state`` holds the session's own rows, so it already shows this close
+            view = self._public_view(state)
+            post = state.ruleset.post(view, "markdown")
             messages = compose.round_closed(view, targets, rnd.number, post)
             if match.finished:
                 messages += compose.match_ended(view, targets)
