@@ -441,13 +441,6 @@ class Seasons:
 
     # ---- episodes -----------------------------------------------------------------
 
-    def _players_for(self, state: SeasonState, chosen: Sequence[int]) -> list[dict[str, Any]]:
-        balances = state.balances()
-        return [
-            {"seat": seat, "name": state.player(p).name, "garnets": balances[p]}
-            for seat, p in enumerate(chosen, start=1)
-        ]
-
     def _make_match(
         self,
         state: SeasonState,
@@ -462,8 +455,9 @@ class Seasons:
         """A match of the chosen players, garnets read from the ledger now,
         each seat's link derived from the player's season link."""
         match_id_hint = secrets.token_hex(5)
+        balances = state.balances()
         for p in chosen:
-            balance = state.balances()[p]
+            balance = balances[p]
             if not 0 <= balance <= MAX_GARNETS:
                 raise RuleError.single(
                     "season/bad_garnets",
@@ -475,7 +469,10 @@ class Seasons:
         }
         return self.referee.create_match(
             name=name,
-            players=self._players_for(state, chosen),
+            players=[
+                {"seat": seat, "name": state.player(p).name, "garnets": balances[p]}
+                for seat, p in enumerate(chosen, start=1)
+            ],
             setup=setup,
             settings=settings,
             ruleset=game,

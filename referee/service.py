@@ -33,6 +33,7 @@ from sqlalchemy import (
     create_engine,
     event,
     exists,
+    func,
     literal,
     or_,
     union_all,
@@ -1570,10 +1571,10 @@ class Referee:
     def waiting_emails(self) -> int:
         """E-mails in the outbox that no sender can take (no mail server set)."""
         with read(self.engine) as session:
-            rows = session.exec(
-                select(Message.id).where(Message.channel == "email", Message.status == "pending")
+            waiting = select(func.count()).where(
+                Message.channel == "email", Message.status == "pending"
             )
-            return len(list(rows))
+            return int(session.exec(waiting).one())
 
     def queue_reminders(self) -> int:
         """Queue the reminders due now: for each open round with a deadline, the

@@ -312,3 +312,17 @@ def test_the_order_that_completes_a_round_closes_it_and_opens_the_next(
     assert [b.get("round", {}).get("number") for b in bodies] == [None, 1, 1, 2]
     closed = bodies[2]
     assert "early" in closed["content"] and closed["round"]["status"] == "closed"
+
+
+def test_e_mails_wait_while_the_server_has_no_mail_server(
+    engine: Engine,  # noqa: F811
+) -> None:
+    """Queued under a mail server's settings, then run without one: the e-mails
+    stay pending (counted for `referee notify` to say so), none is lost."""
+    clock = Clock()
+    with_mail = referee(engine, clock, "smtp://127.0.0.1:9")
+    mid = new_match(with_mail, emails={"1": "ana@example.org", "2": "bo@example.org"}).match_id
+    without = referee(engine, clock, None)
+    assert without.waiting_emails() == 2
+    assert deliver_due(engine, without.notify, clock=clock).sent == 0
+    assert [m.status for m in without.messages(mid)] == ["pending", "pending"]
