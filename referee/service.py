@@ -671,11 +671,9 @@ class Referee:
         """``settings`` with the ``schedule`` object's two keys in them (a key
         given in both, with different values, is refused)."""
         extra = schedule_settings(schedule)
-        if not extra:
-            return settings
-        merged = dict(settings) if isinstance(settings, Mapping) else {}
-        if settings is not None and not isinstance(settings, Mapping):
-            return settings  # check_settings names the problem
+        if not extra or (settings is not None and not isinstance(settings, Mapping)):
+            return settings  # (check_settings names settings that are not an object)
+        merged = dict(settings or {})
         for key, value in extra.items():
             if key in merged and merged[key] != value:
                 raise RuleError.single(
