@@ -52,10 +52,10 @@ from referee.models import Contact, Match, MatchNotify, Message, Order, Round, S
 from referee.names import name_fault
 from referee.notify import compose
 from referee.notify.checks import (
+    DEFAULT_REMINDERS,
     NotifyRequest,
     check_email,
     check_notify,
-    check_reminders,
     new_secret,
     schedule_settings,
 )
@@ -1466,7 +1466,7 @@ class Referee:
                     MatchNotify(
                         match_id=match_id,
                         base_url=self._base_url(base_url),
-                        remind_before_hours=list(check_reminders([24, 2])),
+                        remind_before_hours=list(DEFAULT_REMINDERS),
                     )
                 )
             contact = session.get(Contact, (match_id, seat))
