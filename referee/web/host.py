@@ -55,7 +55,14 @@ from referee.web.common import (
     status_for,
 )
 from referee.web.game import web_for
-from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
+from referee.web.pages import (
+    form_problems,
+    group_problems,
+    kept_in_session,
+    now,
+    typed_number,
+    view_context,
+)
 from referee.web.player import order_form, submit
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -246,14 +253,6 @@ def _hours_text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _hours(text: str) -> object:
-    """Hours typed in a form: a number, or the text itself (the service names it)."""
-    try:
-        return int(text) if text.lstrip("+-").isdigit() else float(text)
-    except ValueError:
-        return text
-
-
 @bp.post("/<token>/schedule")
 def schedule(token: str) -> ResponseReturnValue:
     """Whether rounds open by themselves, and each round's hours (issue 14)."""
@@ -261,7 +260,7 @@ def schedule(token: str) -> ResponseReturnValue:
     form = ScheduleForm()
     try:
         _checked(form)
-        hours = _hours(form.hours_per_round.data or "")
+        hours = typed_number(form.hours_per_round.data, "")
         auto = bool(form.auto_open.data)
         referee().set_schedule(match_id, auto_open=auto, hours_per_round=hours)
     except RuleError as exc:

@@ -12,6 +12,7 @@ web module (see :mod:`referee.web.game`), never here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -164,6 +165,20 @@ def group_problems(
     for p in problems:
         out.setdefault(where(p), []).append(p.message)
     return out
+
+
+def typed_number(text: str | None, default: int | float | str) -> int | float | str:
+    """A number typed in a form; what was typed when it is not one (so the
+    service names it in its message); ``default`` when nothing was typed."""
+    text = (text or "").strip()
+    if not text:
+        return default
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def form_problems(form: Any) -> list[Problem]:

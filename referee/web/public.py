@@ -52,7 +52,14 @@ from referee.web import csrf, referee
 from referee.web.calendars import feed_links
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
-from referee.web.pages import form_problems, group_problems, kept_in_session, now, view_context
+from referee.web.pages import (
+    form_problems,
+    group_problems,
+    kept_in_session,
+    now,
+    typed_number,
+    view_context,
+)
 from referee.web.ratelimit import EXTENSION
 
 bp = Blueprint("public", __name__)
@@ -102,20 +109,6 @@ def default_game() -> str | None:
     if len(names) == 1:
         return names[0]
     return DEFAULT_RULESET if DEFAULT_RULESET in names else None
-
-
-def _number(text: str | None, default: int | float | str) -> int | float | str:
-    """A number typed in a form; what was typed when it is not one (so the
-    service names it in its message)."""
-    text = (text or "").strip()
-    if not text:
-        return default
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    try:
-        return float(text)
-    except ValueError:
-        return text
 
 
 class _CreatePage:
@@ -178,7 +171,7 @@ class _CreatePage:
                 continue
             self.rows.append(i)
             players.append(
-                {"seat": len(players) + 1, "name": name, "garnets": _number(garnets, "")}
+                {"seat": len(players) + 1, "name": name, "garnets": typed_number(garnets, "")}
             )
         return players
 
@@ -194,7 +187,7 @@ def _notify_of(form: Any, emails: dict[str, str]) -> tuple[dict[str, Any], list[
     notify: dict[str, Any] = {"emails": emails, "webhook_url": form.webhook_url.data or None}
     text = form.remind_before_hours.data or ""
     parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
-    hours = [_number(p, p) for p in parts]
+    hours = [typed_number(p, p) for p in parts]
     bad = [p for p, h in zip(parts, hours, strict=True) if isinstance(h, str)]
     if bad:
         problem = Problem(
@@ -283,7 +276,7 @@ def new_match() -> ResponseReturnValue:
     players = create.players(form)
     notify, unread_notify = _notify_of(form, create.emails(form) if _mail_enabled() else {})
     settings: dict[str, Any] = {
-        "deadline_hours": _number(form.deadline_hours.data, 0),
+        "deadline_hours": typed_number(form.deadline_hours.data, 0),
         "close_early": bool(form.close_early.data),
     }
     game_settings, unread = read_settings(create.rules, form)
