@@ -32,6 +32,7 @@ from referee.web import create_app
 from referee.web.api import openapi_document
 
 from .conftest import drop_schemas, postgres_schema
+from .test_seasons import game_parts, play_to_the_end, seed_where
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 FULL_GAME = json.loads((GOLDEN / "01-full-game.match.json").read_text())
@@ -159,13 +160,6 @@ class SeasonWorld:
     body: dict[str, Any] | None = None
 
 
-def _played(app: Flask, match_id: str) -> None:
-    svc = app.extensions["referee"]
-    while not svc.state(match_id).match.finished:
-        svc.open_round(match_id)
-        svc.close_round(match_id)
-
-
 def season_at(app: Flask, path: str) -> SeasonWorld:
     """A 6-player season (tokens last until used) brought, through the service,
     to where the operation at ``path`` can succeed: a new season for its
@@ -180,14 +174,14 @@ def season_at(app: Flask, path: str) -> SeasonWorld:
     )
     sid = made.season_id
     world = SeasonWorld(sid, made.host_token, made.player_tokens[6])
-    rr = {"game": "rocky-river", "setup": {"map": "three-rapids"}}
+    rr = game_parts("rocky-river", 3)  # as seed_where plays its probes
     steps = ("/outcome", "/opponents", "/opponent", "/death-match", "/death-result", "/token")
     if not path.endswith(steps):
         return world
     if path.endswith("/token"):
         seed = _seed(app, sid, [1, 2, 3], lambda token, _c: token is not None)
         _, main = seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
-        _played(app, main.match_id)
+        play_to_the_end(app.extensions["referee"], main.match_id)
         first = seasons.record_main(sid, 1)
         holder = first.token_holder
         seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=4)
@@ -195,12 +189,12 @@ def season_at(app: Flask, path: str) -> SeasonWorld:
         players = [holder, 5, 6]
         seed = _seed(app, sid, players, lambda _t, candidate: candidate == 1)
         _, main = seasons.create_main_match(sid, players=players, seed=seed, **rr)
-        _played(app, main.match_id)
+        play_to_the_end(app.extensions["referee"], main.match_id)
         seasons.record_main(sid, 2)
         world.candidate = made.player_tokens[holder]
         return world
     _, main = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
-    _played(app, main.match_id)
+    play_to_the_end(app.extensions["referee"], main.match_id)
     if path.endswith("/outcome"):
         return world
     outcome = seasons.record_main(sid, 1)
@@ -214,22 +208,12 @@ def season_at(app: Flask, path: str) -> SeasonWorld:
 
 
 def _seed(app: Flask, season_id: str, players: list[int], want: Any) -> str:
-    """A seed whose Rocky River match of ``players`` (every order defaulted)
-    ends as ``want(token_seat, candidate_seat)`` asks: found by playing probes."""
-    svc = app.extensions["referee"]
+    """:func:`seed_where` for the season's ``players`` at their balances now."""
     balances = app.extensions["seasons"].state(season_id).balances()
     roster = [
         {"seat": i, "name": f"S{p}", "garnets": balances[p]} for i, p in enumerate(players, 1)
     ]
-    for i in range(300):
-        probe = svc.create_match(
-            name="probe", players=roster, setup={"map": "three-rapids"}, seed=f"probe-{i}"
-        )
-        _played(app, probe.match_id)
-        result = svc.state(probe.match_id).rounds[-1].result or {}
-        if want(result.get("token_of_life"), result["elimination_candidate"]["seat"]):
-            return f"probe-{i}"
-    raise AssertionError("no seed found")
+    return seed_where(app.extensions["referee"], roster, want)
 
 
 def new_match(client: FlaskClient, rounds: int) -> Match:
