@@ -32,7 +32,7 @@ from referee.web import create_app
 from referee.web.api import openapi_document
 
 from .conftest import drop_schemas, postgres_schema
-from .test_seasons import game_parts, play_to_the_end, seed_where
+from .test_seasons import at_balances, game_parts, play_to_the_end, seed_where
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rocky-river"
 FULL_GAME = json.loads((GOLDEN / "01-full-game.match.json").read_text())
@@ -209,10 +209,7 @@ def season_at(app: Flask, path: str) -> SeasonWorld:
 
 def _seed(app: Flask, season_id: str, players: list[int], want: Any) -> str:
     """:func:`seed_where` for the season's ``players`` at their balances now."""
-    balances = app.extensions["seasons"].state(season_id).balances()
-    roster = [
-        {"seat": i, "name": f"S{p}", "garnets": balances[p]} for i, p in enumerate(players, 1)
-    ]
+    roster = at_balances(app.extensions["seasons"], season_id, players)
     return seed_where(app.extensions["referee"], roster, want)
 
 

@@ -202,6 +202,12 @@ def test_bad_seasons_are_refused_by_name(
     assert code in refused.value.codes
 
 
+def at_balances(seasons: Seasons, season_id: str, numbers: list[int]) -> list[dict[str, Any]]:
+    """A match's players of the season's ``numbers``, at their balances now."""
+    balances = seasons.state(season_id).balances()
+    return [{"seat": i, "name": f"P{p}", "garnets": balances[p]} for i, p in enumerate(numbers, 1)]
+
+
 def seed_where(svc: Referee, players: list[dict[str, Any]], want: Any) -> str:
     """A seed whose Rocky River match of ``players`` (every order defaulted)
     ends as ``want(token_seat, candidate_seat)`` asks: found by playing probes."""
@@ -233,16 +239,11 @@ def test_tokens_that_last_until_used(engine: Engine) -> None:
         name="Until used", players=ROSTER, rules={"token_lasts": "until_used"}
     ).season_id
 
-    def roster(numbers: list[int]) -> list[dict[str, Any]]:
-        balances = seasons.state(sid).balances()
-        return [
-            {"seat": i, "name": f"P{p}", "garnets": balances[p]}
-            for i, p in enumerate(numbers, start=1)
-        ]
-
     rr = game_parts("rocky-river", 3)
     # episode 1: players 1, 2, 3; someone wins the token
-    seed = seed_where(svc, roster([1, 2, 3]), lambda token, _c: token is not None)
+    seed = seed_where(
+        svc, at_balances(seasons, sid, [1, 2, 3]), lambda token, _c: token is not None
+    )
     seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
     play_to_the_end(svc, seasons.state(sid).episode(1).main_match_id or "")
     first = seasons.record_main(sid, 1)
@@ -267,7 +268,7 @@ def test_tokens_that_last_until_used(engine: Engine) -> None:
     # episode 3: the holder plays and is the Elimination Candidate: spends it
     left = seasons.state(sid).remaining()
     players = [holder, *[p for p in left if p != holder][:2]]
-    seed = seed_where(svc, roster(players), lambda _t, candidate: candidate == 1)
+    seed = seed_where(svc, at_balances(seasons, sid, players), lambda _t, candidate: candidate == 1)
     seasons.create_main_match(sid, players=players, seed=seed, **rr)
     play_to_the_end(svc, seasons.state(sid).episode(3).main_match_id or "")
     third = seasons.record_main(sid, 3)
@@ -310,14 +311,9 @@ def test_when_no_one_can_be_chosen_the_episode_ends_without_a_death_match(
     ).season_id
     rr = game_parts("rocky-river", 3)
 
-    def roster(numbers: list[int]) -> list[dict[str, Any]]:
-        balances = seasons.state(sid).balances()
-        return [
-            {"seat": i, "name": f"P{p}", "garnets": balances[p]}
-            for i, p in enumerate(numbers, start=1)
-        ]
-
-    seed = seed_where(svc, roster([1, 2, 3]), lambda token, _c: token is not None)
+    seed = seed_where(
+        svc, at_balances(seasons, sid, [1, 2, 3]), lambda token, _c: token is not None
+    )
     seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
     play_to_the_end(svc, seasons.state(sid).episode(1).main_match_id or "")
     first = seasons.record_main(sid, 1)
@@ -328,7 +324,9 @@ def test_when_no_one_can_be_chosen_the_episode_ends_without_a_death_match(
     holder = first.token_holder
     players = [holder, *[p for p in (1, 2, 3) if p != holder]]
     seed = seed_where(
-        svc, roster(players), lambda token, candidate: token not in (None, 1) and candidate != 1
+        svc,
+        at_balances(seasons, sid, players),
+        lambda token, candidate: token not in (None, 1) and candidate != 1,
     )
     seasons.create_main_match(sid, players=players, seed=seed, **rr)
     play_to_the_end(svc, seasons.state(sid).episode(2).main_match_id or "")
