@@ -326,3 +326,40 @@ def test_e_mails_wait_while_the_server_has_no_mail_server(
     assert without.waiting_emails() == 2
     assert deliver_due(engine, without.notify, clock=clock).sent == 0
     assert [m.status for m in without.messages(mid)] == ["pending", "pending"]
+
+
+def test_replacing_a_sealed_order_changes_no_message_and_no_feed(
+    engine: Engine,  # noqa: F811
+) -> None:
+    """A seat replacing its order with a different one queues nothing and moves
+    nothing another viewer's calendar carries (the fact it has sent is public;
+    what it sent is not)."""
+    from referee.notify.calendar import match_calendar, seat_calendar
+    from referee.ruleset import Viewer
+    from referee.views import view_for
+
+    clock = Clock()
+    svc = referee(engine, clock, "smtp://127.0.0.1:9")
+    created = new_match(
+        svc,
+        emails={"1": "ana@example.org", "2": "bo@example.org"},
+        webhook_url="https://93.184.216.34/hook",
+    )
+    mid = created.match_id
+    svc.open_round(mid)
+    svc.submit_order(mid, 1, DEMO["draft"]["1"])
+
+    def seen() -> tuple[Any, ...]:
+        state = svc.state(mid)
+        public = view_for(state, Viewer.public())
+        other = view_for(state, Viewer.of_seat(2))
+        return (
+            [(m.event, m.seat, m.body) for m in svc.messages(mid)],
+            match_calendar(public, "https://x/m", clock.now),
+            seat_calendar(other, 2, "https://x/m", clock.now),
+        )
+
+    before = seen()
+    svc.submit_order(mid, 1, list(reversed(DEMO["draft"]["1"])))
+    assert svc.state(mid).orders_of(1)[1].revision == 2  # it was replaced
+    assert seen() == before
