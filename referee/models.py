@@ -82,6 +82,11 @@ class Order(SQLModel, table=True):
     host_entered: bool = False
     submitted_at: datetime = Field(default_factory=utcnow)
     revision: int = 1  # how many times the seat sent an order this round
+    # a host-entered order is checked against the seat's private data only at the
+    # close (the host must learn nothing from its acceptance): one that breaks the
+    # rules there is not used, and this holds why ([{"code", "message"}, ...]);
+    # None for every order that was used (see Referee._check_entered)
+    refused: list[dict[str, str]] | None = Field(default=None, sa_column=Column(JSON))
 
 
 # ---- notifications (issue 14) -------------------------------------------------

@@ -300,6 +300,34 @@ class Ruleset(ABC):
         open ``step`` of a match in ``state``; the order normalised, or a
         :class:`RuleError` listing every problem with stable codes."""
 
+    def check_entered_order(
+        self, host_view: Mapping[str, Any], step: Step, seat: int, order: JSON
+    ) -> JSON:
+        """Check an order the **host** enters for ``seat`` in the open ``step``
+        from ``host_view`` alone: the host's own view of the match now
+        (:func:`referee.views.view_for` with the host as viewer), so that its
+        being accepted or refused tells the host nothing it may not see (a
+        seat's deal, its storage). The order normalised, or a
+        :class:`RuleError`; its shape was checked against the phase's schema
+        first.
+
+        The service checks every host-entered order with :meth:`check_order`
+        at the close: one that breaks the rules is not used (the seat gets the
+        default for no order), and the host and the seat are told once the
+        round has closed. Default: the order as sent, every rule left to the
+        close; a game checks here what its host view shows (Rocky River: the
+        cards and the map, which are public, and a seat's hand once its draft
+        has closed) and says so in :meth:`checks_entered_in_full`."""
+        return order
+
+    def checks_entered_in_full(self, step: Step) -> bool:
+        """Whether :meth:`check_entered_order` checks every rule of ``step``'s
+        orders, so that an order the host entered and that was accepted is
+        used as it is at the close. Only then may the host's preview of closing
+        a step whose orders it entered resolve it (see
+        :meth:`referee.service.Referee.preview`). Default: False."""
+        return False
+
     def phase(self, name: str) -> Phase:
         """The phase called ``name``."""
         found = next((p for p in self.phases if p.name == name), None)

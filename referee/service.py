@@ -942,6 +942,13 @@ class Referee:
         ``round/closed``. Only the seats acting in the open step may send one
         (``step/not_acting`` otherwise).
 
+        ``host_entered``: the host enters the order for the seat (a player's
+        order sent by private message). Its being accepted or refused must tell
+        the host nothing it may not see, so it is checked against the host's own
+        view only (:meth:`Ruleset.check_entered_order`), and by every rule at
+        the close (:meth:`_check_entered`): one that breaks them there is not
+        used, and the host and the seat are told once the round has closed.
+
         The one order path of the service, and its hot path. The locked path
         (:meth:`_submit_locked`, every database) is prepared Core statements in
         one transaction: lock the match row while bumping its version, read the
@@ -954,10 +961,8 @@ class Referee:
         the locks, that the round is still open; whenever that is not certain it
         stores nothing and the locked path decides.
         """
-        if not self._sqlite:
-            receipt = self._submit_guarded(
-                match_id, seat, order, host_entered, kind, round_number, token
-            )
+        if not self._sqlite and not host_entered:
+            receipt = self._submit_guarded(match_id, seat, order, kind, round_number, token)
             if receipt is not None:
                 return receipt
         if token is not None and self.find_token(token) != (match_id, seat):
@@ -1001,7 +1006,11 @@ class Referee:
                 # the shape first, the same way for every game; the rules say the rest
                 phase = rules.phase(step.phase)
                 check_against_schema(order, phase.schema, f"the {phase.order_key} order")
-                normalized = rules.check_order(game, step, seat, order)
+                if host_entered:  # from what the host may see only; the rest at the close
+                    host_view = self._host_view_in(conn, match_id)
+                    normalized = rules.check_entered_order(host_view, step, seat, order)
+                else:
+                    normalized = rules.check_order(game, step, seat, order)
                 row = _order_row(match_id, r.number, seat, normalized, host_entered, now)
                 receipt = str(row["receipt"])
                 conn.execute(self._upsert_order(conn), row)
@@ -1012,6 +1021,17 @@ class Referee:
                         self._close_in(conn, match_id, r.number, "early", now)
                 return receipt
         raise RuleError.single("round/closed", "the round closed at its deadline")
+
+    def _host_view_in(self, conn: Any, match_id: str) -> dict[str, Any]:
+        """The host's view of the match as it is in the caller's transaction on
+        ``conn``: all a host-entered order may be checked against on entry."""
+        from referee.ruleset import Viewer
+        from referee.views import view_for  # views reads this module's types
+
+        with Session(bind=conn) as session:
+            match = session.get(Match, match_id)
+            assert match is not None
+            return view_for(self._load(session, match), Viewer.host())
 
     def _remember(self, match_id: str, hint: _Hint) -> None:
         with self._hints_lock:
@@ -1026,7 +1046,6 @@ class Referee:
         match_id: str,
         seat: int,
         order: Any,
-        host_entered: bool,
         kind: str | None,
         round_number: int | None,
         token: str | None = None,
@@ -1046,7 +1065,8 @@ class Referee:
         round or an earlier deadline committed meanwhile make it store nothing.
         Anything this path is not sure of (no hint yet, ``close_early``, a seat
         that does not act, a refused order) is left to the locked path, so the
-        answers are the same."""
+        answers are the same; so is every order the host enters (checked from
+        the host's view, see :meth:`_host_view_in`)."""
         with self._hints_lock:
             hint = self._hints.get(match_id)
             setup = self._setups.get(match_id)
@@ -1071,7 +1091,7 @@ class Referee:
             normalized = rules.check_order(game, step, seat, order)
         except RuleError:
             return None  # refused: the locked path refuses it on the state under the lock
-        row = _order_row(match_id, r.number, seat, normalized, host_entered, self.clock())
+        row = _order_row(match_id, r.number, seat, normalized, False, self.clock())
         if token is not None:
             row["digest"] = token_hash(token)
         try:
@@ -1266,7 +1286,8 @@ class Referee:
         host_entered: list[tuple[int, int]] = []
         seats = state.setup.seats
         for number in range(1, upto + 1):
-            orders = state.orders_of(number)
+            # a host-entered order refused at the close was not used (the default was)
+            orders = {s: o for s, o in state.orders_of(number).items() if not o.refused}
             closed.append(
                 {seat: orders[seat].payload if seat in orders else None for seat in seats}
             )
@@ -1299,6 +1320,7 @@ class Referee:
 
     def _close(self, session: Session, match: Match, rnd: Round, by: str, now: datetime) -> None:
         state = self._load(session, match)
+        self._check_entered(session, state, rnd)
         rnd.result = self._resolve_stored(state, rnd.number)
         rnd.status = "closed"
         rnd.closed_at = now
@@ -1322,6 +1344,24 @@ class Referee:
         if match.settings.get("auto_open") and not match.finished and match.paused_at is None:
             self._open_next(session, match, now)
 
+    @staticmethod
+    def _check_entered(session: Session, state: MatchState, rnd: Round) -> None:
+        """At the close, check each order the host entered in ``rnd`` by every
+        rule of its game, the seat's private data included, which its entry did
+        not look at (:meth:`Ruleset.check_entered_order`): one that breaks them
+        is marked refused, with why, and not used; the seat gets the default of
+        no order. The host and the seat see it once the round has closed."""
+        step = step_of(rnd)
+        before = state.game_state()
+        for seat, order in state.orders_of(rnd.number).items():
+            if not order.host_entered or order.refused:
+                continue
+            try:
+                state.ruleset.check_order(before, step, seat, copy.deepcopy(order.payload))
+            except RuleError as exc:
+                order.refused = [{"code": p.code, "message": p.message} for p in exc.problems]
+                session.add(order)
+
     def preview(self, match_id: str) -> Preview:
         """For the host: what closing the open round now would use for each seat,
         and the resolution only when it depends on nothing sealed from the host.
@@ -1330,7 +1370,10 @@ class Referee:
         and nothing computed from one (a hand, a total, the way the raft goes) is
         as secret as the order. Nor does the host hold the seed before the end, so
         a seat's seeded default is not shown either. The round is therefore
-        resolved here only when the host entered every order of it itself;
+        resolved here only when the host entered every order of it itself and
+        the game checks such orders in full on entry
+        (:meth:`Ruleset.checks_entered_in_full`: else one of them may break a
+        rule on the seat's private data and get the default at the close);
         otherwise the preview says, seat by seat, whose order will be used."""
         state = self.state(match_id)
         rnd = state.open_round
@@ -1338,7 +1381,10 @@ class Referee:
             raise RuleError.single("round/closed", "no round is open to preview")
         orders = state.orders_of(rnd.number)
         result = None
-        if all(s in orders and orders[s].host_entered for s in rnd.acting):
+        entered = all(s in orders and orders[s].host_entered for s in rnd.acting)
+        # only when the entry of each checked every rule: else whether one of them
+        # breaks a rule (and gets the default) depends on what is sealed from the host
+        if entered and state.ruleset.checks_entered_in_full(step_of(rnd)):
             after = self._resolve_stored(state, rnd.number)
             settings = state.match.settings
             closed = GameState(state.setup, settings, rnd.number, after)

@@ -12,7 +12,9 @@ from its output, never from the stored rows, so nothing sealed can leak.
   round only who has submitted and when, and the content of the orders it entered
   itself: never a player's sealed order, nor anything that changes with its
   content (its receipt, its revision count).
-- Once a round has closed, everyone sees which of its orders the host entered.
+- Once a round has closed, everyone sees which of its orders the host entered;
+  the host and the seat see whether one of them broke the rules at the close
+  (so the seat got the default), and the seat why.
 - After the host's full reveal, everything is public, salts included:
   :func:`revealed_orders` lists, from a view, every order with what anyone
   needs to check its receipt.
@@ -23,14 +25,16 @@ from its output, never from the stored rows, so nothing sealed can leak.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import shlex
 from datetime import datetime
 from typing import Any
 
+from referee.errors import RuleError
 from referee.models import Round
-from referee.ruleset import Step, Viewer
+from referee.ruleset import GameState, Step, Viewer
 from referee.service import SERVICE_SETTINGS, MatchState, Preview, canonical_json, step_of
 
 
@@ -78,8 +82,9 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
 
     last = state.last_closed
     open_round = state.open_round
+    now = state.game_state()
     game = rules.view(
-        state.game_state(),
+        now,
         viewer,
         revealed=revealed,
         open_step=step_of(open_round) if open_round is not None else None,
@@ -107,6 +112,8 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
     if match.finished:
         view["seed"] = match.seed
     view["orders"] = _orders(state, viewer)
+    if viewer.kind == "seat" and viewer.seat is not None and open_round is not None:
+        _check_own_entered(state, now, open_round, viewer.seat, view["orders"])
     view["version"] = view_version(view)
     return view
 
@@ -141,10 +148,32 @@ def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:
         if own or revealed or o.round_number in closed:
             # how often an order was replaced says something about a sealed round
             item["revision"] = o.revision
+        if o.refused:  # set only at the close, so only a closed round's order has it
+            # a host-entered order that broke the rules at the close, so was not used:
+            # the host learns that; why (the seat's private data) is its seat's
+            item["refused_at_close"] = True
+            if own or revealed:
+                item["problems"] = [dict(p) for p in o.refused]
         if revealed:
             item["salt"] = o.salt
         out.setdefault(str(o.round_number), {})[str(o.seat)] = item
     return out
+
+
+def _check_own_entered(
+    state: MatchState, now: GameState, rnd: Round, seat: int, orders: dict[str, Any]
+) -> None:
+    """A seat sees at once whether the order the host entered for it in the
+    open round breaks a rule on the seat's own private data (which the host's
+    entry could not look at): under ``problems``, so that it can send its own
+    before the close gives it the default."""
+    item = orders.get(str(rnd.number), {}).get(str(seat))
+    if item is None or not item["host_entered"]:
+        return
+    try:
+        state.ruleset.check_order(now, step_of(rnd), seat, copy.deepcopy(item["order"]))
+    except RuleError as exc:
+        item["problems"] = [{"code": p.code, "message": p.message} for p in exc.problems]
 
 
 def revealed_orders(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -172,6 +201,8 @@ def revealed_orders(view: dict[str, Any]) -> list[dict[str, Any]]:
                     "seat": int(seat),
                     "order": item["order"],
                     "host_entered": item.get("host_entered", False),
+                    "refused_at_close": item.get("refused_at_close", False),
+                    "problems": item.get("problems", []),
                     "salt": item["salt"],
                     "receipt": item["receipt"],
                     "canonical": canonical,
@@ -216,8 +247,9 @@ def preview_for(preview: Preview) -> dict[str, Any]:
         "note": (
             "Every order of this round was entered by you, so this is what closing it now gives."
             if resolved
-            else "What closing now would give is not shown: it depends on orders sealed "
-            "from you until the round closes (the players' own orders, and the seeded "
-            "defaults of missing ones)."
+            else "What closing now would give is not shown: it depends on what is sealed "
+            "from you until the round closes (the players' own orders, the seeded "
+            "defaults of missing ones, and whether an order you entered breaks a rule "
+            "on what only its seat sees: such an order gets the default)."
         ),
     }

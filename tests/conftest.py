@@ -26,8 +26,9 @@ SLOW_MODULES = (
     "test_openapi.py",  # Schemathesis over every operation
     "test_posts_render.py",  # every post of both games at every state, three renderers
     "test_properties.py",  # hypothesis: whole random matches
-    "test_visibility.py",  # every channel at every state of a Forks match
 )
+# tests/forks_2e/test_visibility.py (every channel at every state of a Forks
+# match) marks its own: all but one player count are slow
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

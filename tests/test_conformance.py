@@ -483,17 +483,20 @@ def test_private_state_reaches_at_most_one_seat(game: Game) -> None:
         assert private > 0, "the toy game's hands are private: the test saw none"
 
 
-def test_nothing_public_at_the_start_depends_on_the_seed(game: Game) -> None:
+@pytest.mark.parametrize("viewer", [Viewer.public(), Viewer.host()], ids=["public", "host"])
+def test_nothing_public_at_the_start_depends_on_the_seed(game: Game, viewer: Viewer) -> None:
     """The seed is secret until the end (R10), so nothing the public sees
     before the first step closes may come from it: a deal is private. The
     public's view of the start state (and the steps to come) is the same
     whatever the seed, but for what the rules make public from the start
-    (``public_from_seed``: Forks' initial marketing cards and their totals)."""
+    (``public_from_seed``: Forks' initial marketing cards and their totals).
+    Nor may the host's (issue 22: the host sees no private data before its
+    time, and no step has closed yet: Forks' first deal, the cards set aside)."""
     shown = set()
     drawn = game.rules.public_from_seed
     for seed in ("seed-a", "seed-b", "seed-c", "another seed", SEED):
         state = game.state([], seed)
-        view = game.rules.view(state, Viewer.public(), revealed=False, open_step=None)
+        view = game.rules.view(state, viewer, revealed=False, open_step=None)
         result = view.get("result")
         if isinstance(result, dict):
             view["result"] = {k: v for k, v in result.items() if k not in drawn}
@@ -688,3 +691,122 @@ def test_only_acting_seats_send_and_close_early_waits_for_them(svc: Referee, gam
     assert svc.state(mid).match.finished
     if game.name == "toy":
         assert turns > 0, "the toy game has steps where one seat acts"
+
+
+# ---- orders the host enters (issue 22) -------------------------------------------
+
+
+def entry_candidates(game: Game, state: GameState, step: Step) -> list[Any]:
+    """Orders a host might enter in ``step``: every acting seat's candidates
+    (the demo's orders, and orders made from each seat's own options), so that
+    what one seat may name is tried for the others too (another seat's deal)."""
+    found: dict[str, Any] = {}
+    for seat in step.acting:
+        for order in candidates(game, state, step, seat):
+            found.setdefault(canonical(order), order)
+    return list(found.values())
+
+
+def host_enters(svc: Referee, mid: str, seat: int, order: Any) -> tuple[str, Any]:
+    """The host enters ``order`` for ``seat``: what it is told ("accepted" and
+    the order as it then sees it, or the refusal's codes)."""
+    try:
+        svc.submit_order(mid, seat, copy.deepcopy(order), host_entered=True)
+    except RuleError as exc:
+        return "refused", exc.codes
+    state = svc.state(mid)
+    assert state.open_round is not None
+    seen = view_for(state, Viewer.host())["orders"][str(state.open_round.number)][str(seat)]
+    return "accepted", seen["order"]
+
+
+def test_a_host_entering_an_order_learns_nothing_from_the_seed(svc: Referee, game: Game) -> None:
+    """Issue 22: a host enters orders for seats (a player's, sent by private
+    message), and must learn nothing private from their being accepted or
+    refused. Before the first step closes nothing the host may see depends on
+    the seed but what the rules make public from it, so whatever the seed
+    (another deal), every order the host enters in the first step gets the
+    same answer, for every acting seat; the orders tried include every seat's
+    options (a card dealt to one seat, entered for another)."""
+    seeds = (SEED, "another seed", "a third seed")
+    told: dict[str, str] = {}
+    tried = 0
+    for seed in seeds:
+        mid = svc.create_match(
+            name=game.demo.name,
+            setup=game.demo.setup,
+            players=game.demo.players,
+            settings=game.demo.settings,
+            ruleset=game.name,
+            seed=seed,
+        ).match_id
+        _, step = open_step(svc, mid)
+        orders = [o for s in seeds for o in entry_candidates(game, game.state([], s), step)]
+        answers = []
+        for seat in step.acting:
+            for order in orders:
+                answers.append([seat, canonical(order), *host_enters(svc, mid, seat, order)])
+        told[seed] = canonical(sorted(answers, key=canonical))
+        tried = len(answers)
+    assert tried > 0 and len(set(told.values())) == 1, f"{game.name}: the answers follow the seed"
+
+
+def test_host_entered_orders_are_checked_by_the_rules_only_at_the_close(
+    svc: Referee, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22, in the core, for every game: the service answers an order the
+    host enters without the game's ``check_order`` (which reads the seat's
+    private data: a deal, a hidden store), only from the host's own view
+    (``check_entered_order``). At the close each host-entered order is checked
+    by the rules: one they refuse is not used (the seat gets the default) and
+    is marked refused, which the host and the seat see then; every other is
+    used. The match then re-resolves from its export, at every step."""
+    calls: list[str] = []
+    entering = False
+    original = type(game.rules).check_order
+
+    def spy(self: Ruleset, state: GameState, step: Step, seat: int, order: Any) -> Any:
+        if entering:
+            calls.append(f"{step.title}, seat {seat}")
+        return original(self, state, step, seat, order)
+
+    monkeypatch.setattr(type(game.rules), "check_order", spy)
+    mid = create(svc, game)
+    refused = used = 0
+    for state, step in play_through_service(svc, game, mid):
+        entered: dict[int, Any] = {}
+        for seat in step.acting:
+            if leaves_out(step, seat):
+                continue
+            orders = entry_candidates(game, state, step)
+            order = orders[(step.number + seat) % len(orders)]  # now and then another's
+            entering = True
+            answer = host_enters(svc, mid, seat, order)
+            entering = False
+            if answer[0] == "accepted":
+                entered[seat] = answer[1]
+        assert calls == [], f"{game.name}: check_order was asked at entry ({calls})"
+        svc.close_round(mid)
+        after = svc.state(mid)
+        host = view_for(after, Viewer.host())["orders"].get(str(step.number), {})
+        for seat, order in entered.items():
+            try:
+                game.rules.check_order(state, step, seat, copy.deepcopy(order))
+                ok = True
+            except RuleError:
+                ok = False
+            item = host[str(seat)]
+            assert item.get("refused_at_close", False) is not ok, (step.title, seat, order)
+            assert "problems" not in item  # why is the seat's to know
+            mine = view_for(after, Viewer.of_seat(seat))["orders"][str(step.number)][str(seat)]
+            assert bool(mine.get("problems")) is not ok
+            refused += not ok
+            used += ok
+        if after.match.finished:
+            break
+    assert svc.recheck(mid) == []
+    exported = json.loads(json.dumps(svc.export(mid)))
+    assert game.rules.resolve(exported, details=True) == svc.state(mid).rounds[-1].result
+    assert used > 0, f"{game.name}: no host-entered order was used"
+    if game.name in ("forks-2e", "toy"):  # their deals are private from the host
+        assert refused > 0, f"{game.name}: no host-entered order broke a rule at the close"

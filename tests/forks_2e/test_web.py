@@ -447,8 +447,10 @@ def test_how_the_elimination_candidate_was_decided_in_words() -> None:
 def test_the_host_preview_shows_only_the_cards_the_host_entered(
     web: FlaskClient, service: Referee
 ) -> None:
-    """The preview of closing a keep step whose orders the host entered holds the
-    whole deal (the resolution); the page shows only what the host may know."""
+    """The preview of closing a keep step whose orders the host entered is not
+    resolved (whether each card was dealt is checked only at the close: the
+    host may not know the deal); the page shows of the deal only the cards the
+    host entered, and says why there is no resolution."""
     links = create(web)
     host_post(web, links, "open")
     data = state_data(service, links.match_id)
@@ -461,7 +463,8 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     r = web.post(f"{links.host}/preview", data={})
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    assert "Every order of this round was entered by you" in html
+    assert "Every order of this round was entered by you" not in html
+    assert "whether an order you entered breaks a rule" in html
     dealt = {c for s in links.seats for c in data["dealt"][0][str(s)]}
     assert {c for c in dealt if shows(html, c)} == entered
-    assert all(f'data-hand-card="{c}"' in html for c in entered)
+    assert not any(f'data-hand-card="{c}"' in html for c in entered)  # no resolved hands

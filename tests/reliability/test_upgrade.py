@@ -52,7 +52,7 @@ KEYS = {
 T0 = datetime(2026, 5, 2, 18, 30, 5, 868338, tzinfo=UTC)
 
 # the newest schema revision (referee/migrations/versions)
-HEAD = "0004"
+HEAD = "0005"
 
 
 def sha256(text: str) -> str:
@@ -183,8 +183,9 @@ def released_rows() -> dict[str, list[dict[str, Any]]]:
 
 
 def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """What revisions 0002 and 0003 must make of ``rows`` (the rules the migrations'
-    briefs state; 0003 adds each round's ``deadline_changes``, 0)."""
+    """What revisions 0002, 0003 and 0005 must make of ``rows`` (the rules the
+    migrations' briefs state; 0003 adds each round's ``deadline_changes``, 0;
+    0005 each order's ``refused``, NULL: every stored order was used)."""
     seats: dict[str, list[int]] = {}
     for s in rows["seat"]:
         seats.setdefault(s["match_id"], []).append(s["seat"])
@@ -207,7 +208,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
             }
             for r in rows["round"]
         ],
-        "order": rows["order"],
+        "order": [{**o, "refused": None} for o in rows["order"]],
     }
 
 
@@ -305,7 +306,8 @@ def test_migration_keeps_every_row_and_converts_the_set_up(released_db: sa.Engin
         ("Rafting 1", [1, 2, 3]),
     ]
     assert all(s["data"] == {} for s in after["seat"])
-    assert after["order"] == before["order"]  # payloads, salts, receipts, revisions
+    # payloads, salts, receipts, revisions; none refused
+    assert after["order"] == [{**o, "refused": None} for o in before["order"]]
     assert all(o["receipt"] == receipt(o["payload"], o["salt"]) for o in after["order"])
     if engine.dialect.name == "sqlite":
         with engine.connect() as conn:

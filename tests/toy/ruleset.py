@@ -130,7 +130,9 @@ class Toy(Ruleset):
         open_step: Step | None,
     ) -> dict[str, Any]:
         data = state.data
-        if viewer.kind == "host" or revealed:
+        # the host sees every closed step's state in full, hands included, but
+        # not the deal before any step has closed (no private data before its time)
+        if revealed or (viewer.kind == "host" and state.closed > 0):
             result = dict(data)
         else:
             result = rules.public_result(data)

@@ -10,7 +10,7 @@ from referee.players import parse_players
 from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
 
 from . import match as m
-from .orders import KEEP, MARKET, REFUSAL_CODES, check_keep, check_market
+from .orders import KEEP, MARKET, REFUSAL_CODES, check_keep, check_market, read_order_card
 from .scoring import marketing_totals, ranking
 from .view import options_of, visible
 
@@ -90,6 +90,21 @@ class Forks2e(Ruleset):
         if step.phase == KEEP:
             return check_keep(order, options)
         return check_market(order, options, merge=bool(state.settings.get("merge")))
+
+    def check_entered_order(
+        self, host_view: Mapping[str, Any], step: Step, seat: int, order: Any
+    ) -> Any:
+        """F11: the host sees no seat's dealt cards before the keep step closes,
+        so a keep order it enters is only read as a card here (the close checks
+        it was dealt); a market step's options (the cards passed, the hands) are
+        in the host's view once the keep step has closed, so they are checked now."""
+        if step.phase == KEEP:
+            return read_order_card(order)
+        merge = bool(host_view["settings"].get("merge"))
+        return check_market(order, options_of(host_view["result"], seat, merge), merge=merge)
+
+    def checks_entered_in_full(self, step: Step) -> bool:
+        return step.phase != KEEP
 
     def closed_steps(self, document: Any) -> int:
         orders = document.get("orders") if isinstance(document, Mapping) else None

@@ -166,13 +166,22 @@ class RockyRiver(Ruleset):
         return Step(number, phase, title, seats)
 
     def check_order(self, state: GameState, step: Step, seat: int, order: Any) -> Any:
-        deck = load_deck()
-        if step.phase == "draft":
-            return check_draft(order, deck)
-        river = stored_river(state.setup.data["map"])
-        if step.phase == "mapping":
-            return check_placements(order, state.data["hands"][str(seat)], deck, river)
-        return check_votes(order, river.forks_per_segment)
+        return _checked_order(
+            step, seat, order, state.setup.data["map"], lambda: state.data["hands"]
+        )
+
+    def check_entered_order(
+        self, host_view: Mapping[str, Any], step: Step, seat: int, order: Any
+    ) -> Any:
+        """R11: the host sees every closed round in full (the hands once the
+        draft has closed) and the map, and the cards are public: every rule of an
+        order is checked from the host's view."""
+        return _checked_order(
+            step, seat, order, host_view["map"], lambda: host_view["result"]["hands"]
+        )
+
+    def checks_entered_in_full(self, step: Step) -> bool:
+        return True
 
     def closed_steps(self, document: Any) -> int:
         if not isinstance(document, Mapping) or "draft" not in document:
@@ -282,6 +291,20 @@ class RockyRiver(Ruleset):
                 for orders in [doc["draft"], doc["placements"], *doc["votes"]]
             ],
         )
+
+
+def _checked_order(
+    step: Step, seat: int, order: Any, map_doc: Any, hands: Callable[[], Any]
+) -> Any:
+    """R5, R7, R8: an order of ``step`` checked against the stored map and, in
+    the mapping step, the seat's hand (``hands``: every seat's, read only then)."""
+    deck = load_deck()
+    if step.phase == "draft":
+        return check_draft(order, deck)
+    river = stored_river(map_doc)
+    if step.phase == "mapping":
+        return check_placements(order, hands()[str(seat)], deck, river)
+    return check_votes(order, river.forks_per_segment)
 
 
 def _host_entry(step: int, seat: int) -> dict[str, Any]:
