@@ -201,11 +201,15 @@ def play_match(
     rounds: int,
     order: Any,
     refused: dict[str, Any],
+    entered_wrong: bool = False,
 ) -> None:
     """Every round: opened, one order refused, one accepted, the host's
     enter-order page and preview, the rest sent, closed; pages in each state.
-    ``order(html, number, seat)`` gives the form data of a legal order. Both
-    checkers read every page."""
+    ``order(html, number, seat)`` gives the form data of a legal order. With
+    ``entered_wrong``, in round 1 the host enters for the last seat seat 1's
+    order (one the rules refuse for it, which the host's entry cannot know):
+    the seat's page says so, and after the close so do the host's and the
+    seat's. Both checkers read every page."""
     match_pages(c, game, links, "before any round")
     host_extras(c, game, links, "before any round")
     for number in range(1, rounds + 1):
@@ -225,13 +229,21 @@ def play_match(
         c.get(f"{game} {when}: host enter order (seat 2)", f"{links.host}/order/2")
         c.get(f"{game} {when}: host enter order (seat 1, sent)", f"{links.host}/order/1")
         c.post(f"{game} {when}: host preview", f"{links.host}/preview", {})
+        last = max(links.seats)
         for seat, url in list(links.seats.items())[1:]:
+            if entered_wrong and number == 1 and seat == last:
+                c.act(f"{links.host}/order/{seat}", accepted)
+                page = c.get(f"{game} {when}: seat {seat}, the host's entry breaks a rule", url)
+                assert "It breaks the rules" in page
+                continue
             html = c.client.get(url).get_data(as_text=True)
             c.act(url, order(html, number, seat))
         match_pages(c, game, links, f"{when} open, every order in")
         c.clock.now += timedelta(hours=1)
         c.act(f"{links.host}/close", SURE)
         match_pages(c, game, links, f"{when} closed")
+        if entered_wrong and number == 1:
+            assert "Not used:" in c.client.get(links.host).get_data(as_text=True)
         c.clock.now += timedelta(hours=1)
         if number == 2:
             host_extras(c, game, links, "round 2 closed")
@@ -346,7 +358,7 @@ def collect(app: Flask, clock: Clock) -> list[Shot]:
     c.post("create: Forks, refused", "/new", forks_form(**{"players-1-garnets": "-2"}), None)
     created = c.post("created: Forks", "/new", forks_form())
     links = links_on(created)
-    play_match(c, "Forks", links, 8, forks_order, {"card": "no-such-card"})
+    play_match(c, "Forks", links, 8, forks_order, {"card": "no-such-card"}, entered_wrong=True)
     c.post("Forks: host link re-issued", f"{links.host}/reissue", {"who": "host", **SURE})
 
     c.crawl()
