@@ -20,10 +20,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from referee.db import transaction
+from referee.demo import create_demo
 from referee.models import MatchNotify, Message
+from referee.notify.config import NotifyConfig
 from referee.seasons import Seasons
 from referee.service import Referee
 from referee.web import create_app
@@ -256,3 +259,16 @@ def test_a_season_match_takes_its_base_from_the_operator_only(
         return
     assert r.status_code == 200, r.get_json()
     assert_links_start_with(body_of(client, ask_link_again(client, main.match_id, ANA)), operator)
+
+
+def test_a_demo_match_records_the_address_its_links_are_printed_for(engine: Engine) -> None:
+    """``referee demo --port P`` prints links for http://127.0.0.1:P: the
+    operator's own creation, so its messages' links start there too."""
+    svc = Referee(engine, notify=NotifyConfig(smtp_url=MAIL))
+    links = dict(create_demo(svc, "http://127.0.0.1:5123"))
+    match_id = links["public page"].rsplit("/", 1)[1]
+    svc.set_email(match_id, 1, ANA)
+    svc.request_link(match_id, ANA, lambda seat, fingerprint: f"/link/{seat}-{fingerprint}")
+    (message,) = [m for m in svc.messages(match_id) if m.event == "link_again"]
+    assert addresses(message.body)
+    assert all(a.startswith("http://127.0.0.1:5123/") for a in addresses(message.body))
