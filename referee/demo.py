@@ -53,6 +53,7 @@ def create_demo(
         settings=demo.settings,
         ruleset=game,
         seed=demo.seed,
+        base_url=base_url,  # where its links are printed for: its messages' too
     )
     play_steps(svc, created.match_id, demo.steps[:play])
     names = {p["seat"]: p["name"] for p in demo.players}

@@ -361,6 +361,12 @@ class Preview:
     result: Any
 
 
+def _base_only(settings: MatchNotify, contacts: Mapping[int, Contact]) -> bool:
+    """A match's notify row that only records the base of its links: no
+    webhook, and no seat has given (or stopped) an address yet."""
+    return not settings.webhook_url and not contacts
+
+
 def setup_of(match_setup: dict[str, Any], seats: Iterable[Any]) -> Setup:
     """A stored match's set-up from its ``setup`` column and its seat rows
     (ORM rows or Core rows with seat, name, garnets and data)."""
@@ -571,8 +577,10 @@ class Referee:
         ..., "remind_before_hours": [24, 2]}``; ``schedule``: ``{"auto_open":
         true, "hours_per_round": 48}`` (the settings ``auto_open`` and
         ``deadline_hours``). With ``auto_open`` the first round opens now, in the
-        same transaction. ``base_url``: the base of links in messages when the
-        deployment sets no ``REFEREE_PUBLIC_URL``. ``seat_tokens``: the secret
+        same transaction. ``base_url``: the address the host created the match
+        at (its request's), recorded as the base of links in messages when the
+        deployment sets no ``REFEREE_PUBLIC_URL``; the only request that may
+        choose it (see :meth:`set_email`). ``seat_tokens``: the secret
         links of some seats, made by the caller (a season derives its players'
         links, see :mod:`referee.seasons`, from ``match_id``, the new match's id
         the caller chose); the others are random."""
@@ -654,7 +662,7 @@ class Referee:
                         token_hash=token_hash(tokens[p["seat"]]),
                     )
                 )
-            secret = self._notify_rows(session, match.id, wanted, base_url)
+            secret = self._notify_rows(session, match.id, wanted, self._base_url(base_url))
             session.flush()
             if secret is not None or wanted.emails:
                 view = self._public_view(self._load(session, match))
@@ -689,14 +697,22 @@ class Referee:
         self, session: Session, match_id: str, wanted: NotifyRequest, base_url: str | None
     ) -> str | None:
         """Store a new match's notification settings; its webhook secret (None:
-        no webhook). A match with neither addresses nor a webhook stores none."""
+        no webhook). A match with neither addresses nor a webhook stores only
+        the base of its links (``base_url``, see :meth:`_base_url`), when this
+        server sends e-mail and there is one, so that its seats may give their
+        own address later (:meth:`set_email`): no reminders and no webhook, so
+        it is a match without news to everyone (:meth:`notify_settings`)."""
         if not wanted.wanted:
+            if self.notify.mail_enabled and base_url is not None:
+                session.add(MatchNotify(match_id=match_id, base_url=base_url))
             return None
         secret = new_secret() if wanted.webhook_url else None
         session.add(
             MatchNotify(
                 match_id=match_id,
-                base_url=self._base_url(base_url),
+                # a caller with no request (a script, a test) and no setting: the
+                # address `referee serve` listens at by default
+                base_url=base_url or "http://127.0.0.1:5000",
                 webhook_url=wanted.webhook_url,
                 webhook_secret=secret,
                 remind_before_hours=list(wanted.remind_before_hours),
@@ -714,9 +730,12 @@ class Referee:
             )
         return secret
 
-    def _base_url(self, base_url: str | None) -> str:
-        base = self.notify.public_url or base_url or "http://127.0.0.1:5000"
-        return base.rstrip("/")
+    def _base_url(self, base_url: str | None) -> str | None:
+        """The base of a match's links in messages: the operator's
+        ``REFEREE_PUBLIC_URL`` whenever it is set, else ``base_url`` (the
+        address recorded when the host created the match), else none."""
+        base = self.notify.public_url or base_url
+        return base.rstrip("/") if base else None
 
     def reissue_token(self, match_id: str, seat: int | None) -> str:
         """A new secret link for the host (seat None) or a seat; the old one stops working."""
@@ -804,7 +823,9 @@ class Referee:
         }
         if not emails and not settings.webhook_url:
             return None
-        return compose.Targets(settings.base_url, settings.webhook_url, emails)
+        base = self._base_url(settings.base_url)
+        assert base is not None  # a stored row always has its base
+        return compose.Targets(base, settings.webhook_url, emails)
 
     @staticmethod
     def _public_view(state: MatchState) -> dict[str, Any]:
@@ -1480,23 +1501,32 @@ class Referee:
                 self._open_next(session, match, self.clock())
 
     def notify_settings(self, match_id: str) -> tuple[MatchNotify | None, dict[int, Contact]]:
-        """For the host's page: the match's webhook and reminders, and each
-        seat's address row."""
+        """For the host's page: the match's webhook and reminders (None for a
+        match without news: no webhook and no seat ever gave an address, even
+        when its row records the base of its links), and each seat's address row."""
         with read(self.engine) as session:
             settings = session.get(MatchNotify, match_id)
             contacts = {
                 c.seat: c for c in session.exec(select(Contact).where(Contact.match_id == match_id))
             }
+            if settings is not None and _base_only(settings, contacts):
+                settings = None
             return settings, contacts
 
     def contact(self, match_id: str, seat: int) -> Contact | None:
         with read(self.engine) as session:
             return session.get(Contact, (match_id, seat))
 
-    def set_email(
-        self, match_id: str, seat: int, address: str | None, base_url: str | None = None
-    ) -> None:
-        """A seat's own address (from its page), or None to stop e-mails."""
+    def set_email(self, match_id: str, seat: int, address: str | None) -> None:
+        """A seat's own address (from its page), or None to stop e-mails.
+
+        The seat's request chooses nothing of where the match's links point
+        (else the first seat to give an address would choose it for every
+        later e-mail, another seat's "send me my link again" included): that
+        is the base recorded when the host created the match, or the
+        operator's ``REFEREE_PUBLIC_URL``. A match with neither (created while
+        this server sent no e-mail, or before matches recorded their base)
+        refuses an address with ``notify/no_public_url``."""
         if address is not None:
             if not self.notify.mail_enabled:
                 raise RuleError.single(
@@ -1507,15 +1537,26 @@ class Referee:
             match = self._lock(session, match_id)
             if session.get(Seat, (match_id, seat)) is None:
                 raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
-            if session.get(MatchNotify, match_id) is None:
-                session.add(
-                    MatchNotify(
-                        match_id=match_id,
-                        base_url=self._base_url(base_url),
-                        remind_before_hours=list(DEFAULT_REMINDERS),
-                    )
+            settings = session.get(MatchNotify, match_id)
+            contacts = {
+                c.seat: c for c in session.exec(select(Contact).where(Contact.match_id == match_id))
+            }
+            base = self._base_url(settings.base_url if settings is not None else None)
+            if base is None and address is not None:
+                raise RuleError.single(
+                    "notify/no_public_url",
+                    "this match has no address of this server for the links in its "
+                    "e-mails (it was created while the server sent no e-mail, or before "
+                    "such addresses were kept): the server's operator must set "
+                    "REFEREE_PUBLIC_URL before e-mails can be sent about it",
+                    "email",
                 )
-            contact = session.get(Contact, (match_id, seat))
+            if base is not None and (settings is None or _base_only(settings, contacts)):
+                # the match's first news settings: the default reminder times
+                settings = settings or MatchNotify(match_id=match_id, base_url=base)
+                settings.remind_before_hours = list(DEFAULT_REMINDERS)
+                session.add(settings)
+            contact = contacts.get(seat)
             if contact is None:
                 contact = Contact(match_id=match_id, seat=seat, unsubscribe_key=new_secret()[:40])
             contact.email = address
@@ -1572,13 +1613,16 @@ class Referee:
             targets = self._targets(session, match_id)
             assert seat is not None
             if targets is None or found.seat not in targets.emails:  # unsubscribed
-                base = session.get(MatchNotify, match_id)
-                assert base is not None and found.email is not None
+                settings = session.get(MatchNotify, match_id)
+                assert settings is not None and found.email is not None
+                base = self._base_url(settings.base_url)
+                assert base is not None
                 targets = compose.Targets(
-                    base.base_url, None, {found.seat: (found.email, found.unsubscribe_key)}
+                    base, None, {found.seat: (found.email, found.unsubscribe_key)}
                 )
             view = self._public_view(self._load(session, match))
-            # the base stored at creation, never the asking request's Host header
+            # the operator's address, else the base recorded when the host created
+            # the match: never the asking request's, nor a seat's (set_email)
             link = targets.base_url + make_link(found.seat, seat.token_hash[:16])
             self._enqueue(session, match_id, [compose.link_again(view, targets, found.seat, link)])
 

@@ -58,10 +58,14 @@ def check_text(value: object, what: str, code: str = "request/bad_text") -> None
 # One line of text (a match's, a player's or a map's name) holds none of these
 # (a regular-expression class): every control character (tab, LF and CR
 # included, C1 controls such as U+0085 too), the line and paragraph separators
-# U+2028/U+2029, the bidirectional embedding, override and isolate controls
-# U+202A-U+202E and U+2066-U+2069 (they reorder the text around them on
-# screen), and what check_text refuses anyway (lone surrogates, U+FFFE/U+FFFF).
-NOT_ONE_LINE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
+# U+2028/U+2029, the bidirectional-text controls (they reorder the text
+# around them on screen): the embedding, override and isolate controls
+# U+202A-U+202E and U+2066-U+2069 and the direction marks U+200E, U+200F
+# (left-to-right, right-to-left) and U+061C (Arabic letter mark), and what
+# check_text refuses anyway (lone surrogates, U+FFFE/U+FFFF).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+NOT_ONE_LINE = f"\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}\ud800-\udfff\ufffe\uffff"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 _NOT_ONE_LINE = re.compile(f"[{NOT_ONE_LINE}]")
 
 
@@ -76,7 +80,7 @@ def describe_char(char: str) -> str:
         return "a tab (U+0009)"
     if char <= "\x1f" or "\x7f" <= char <= "\x9f":
         return f"a control character (U+{ord(char):04X})"
-    if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+    if _BIDI.fullmatch(char):
         return f"a bidirectional-text control (U+{ord(char):04X})"
     if char.isprintable():
         return f"the character '{char}' (U+{ord(char):04X})"

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GOLDEN, REPO
+from conftest import GOLDEN, GOLDEN_ROOT, REPO
+
+from referee.matchfile import seed_digest
 
 GOLDEN_FULL = GOLDEN / "01-full-game.match.json"
 THREE_RAPIDS = REPO / "seeds" / "maps" / "three-rapids.json"
@@ -314,3 +316,25 @@ def test_a_match_file_with_a_name_resolves_as_without(tmp_path, run_cli, example
     with_name = run_cli(["resolve", "--file", str(named), "--json"])
     assert plain.exit_code == 0 and with_name.exit_code == 0, with_name.stderr
     assert json.loads(with_name.stdout) == json.loads(plain.stdout)
+
+
+@pytest.mark.parametrize(
+    "match_file",
+    [
+        GOLDEN_ROOT / "rocky-river" / "01-full-game.match.json",
+        GOLDEN_ROOT / "forks-2e" / "01-three-players.match.json",
+    ],
+    ids=["rocky-river", "forks-2e"],
+)
+def test_a_seed_that_does_not_match_its_published_digest_is_refused(
+    tmp_path, run_cli, match_file
+) -> None:
+    """R10: a golden file given the digest of its own seed resolves; given the
+    digest of another seed it is refused (``match/seed_mismatch``), every game."""
+    doc = json.loads(match_file.read_text(encoding="utf-8"))
+    doc["seed_sha256"] = seed_digest(doc["seed"])
+    ok = run_cli(["resolve", "--file", str(_write(tmp_path, json.dumps(doc))), "--json"])
+    assert ok.exit_code == 0, ok.stderr
+    doc["seed_sha256"] = seed_digest(doc["seed"] + "!")
+    result = run_cli(["resolve", "--file", str(_write(tmp_path, json.dumps(doc))), "--json"])
+    assert_refused(result, "match/seed_mismatch", [doc["seed_sha256"], seed_digest(doc["seed"])])

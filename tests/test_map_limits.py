@@ -212,7 +212,21 @@ def test_name_at_the_length_limit_accepted_one_more_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    "char", ["\n", "\r", "\t", "\x00", "\x07", "\x1b", "\x7f", "\x85", "\u2028", "\u202e"]
+    "char",
+    [
+        "\n",
+        "\r",
+        "\t",
+        "\x00",
+        "\x07",
+        "\x1b",
+        "\x7f",
+        "\x85",
+        "\u2028",
+        "\u202e",
+        "\u200e",
+        "\u061c",
+    ],
 )
 def test_a_name_with_control_characters_or_line_breaks_is_refused(char: str) -> None:
     doc = three_rapids()

@@ -44,7 +44,13 @@ REFUSED_CHARACTERS = {
     "\u202e": "U+202E",
     "\u2066": "U+2066",
     "\u2069": "U+2069",
+    # the direction marks (left-to-right, right-to-left, Arabic letter mark):
+    # invisible, and they reorder the neutral characters around them on screen
+    "\u200e": "U+200E",
+    "\u200f": "U+200F",
+    "\u061c": "U+061C",
 }
+BIDI = {"\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c"}
 
 
 @pytest.mark.parametrize("char", list(REFUSED_CHARACTERS), ids=list(REFUSED_CHARACTERS.values()))
@@ -54,6 +60,16 @@ def test_a_name_with_a_control_line_break_or_bidi_character_is_refused(char: str
     assert found[0].field == "players[1]"
     assert "Seat 2" in found[0].message and REFUSED_CHARACTERS[char] in found[0].message
     assert "\n" not in found[0].message and char not in found[0].message
+    if char in BIDI:
+        assert f"a bidirectional-text control ({REFUSED_CHARACTERS[char]})" in found[0].message
+
+
+@pytest.mark.parametrize("name", ["B\u200do", "\u0627\u200d\u0644", "Ana\u200c"])
+def test_joiners_stay_accepted_beside_the_direction_marks(name: str) -> None:
+    """The zero-width joiner and non-joiner (U+200D, U+200C) shape scripts that
+    need them: accepted, unlike their neighbours the direction marks U+200E/F."""
+    assert name_fault(name) is None
+    assert problems_of(players("Zed", name, "Cy")) == []
 
 
 @pytest.mark.parametrize("name", ["\u200b", " \u00ad ", "\u3164", "\u2060\ufe0f", "\u2800 \u200d"])

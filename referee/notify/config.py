@@ -1,7 +1,9 @@
 """The notification settings of one deployment, from the environment:
 
 - ``REFEREE_PUBLIC_URL``: the base of every link in a message
-  (``https://referee.example.org``); unset: the address the match was created at;
+  (``https://referee.example.org``), whatever a match recorded; unset: the
+  address the host created the match at (none for a match created while mail
+  was off, or a season's: its seats then cannot give an address);
 - ``REFEREE_SMTP_URL``: the mail server (``smtp://127.0.0.1:8025``,
   ``smtp+starttls://user:password@mail.example.org``, ``smtps://...``); unset:
   this server sends no e-mail, and refuses addresses when a match is created;

@@ -606,7 +606,7 @@ def set_email(match_id: str) -> Response:
             "notify/bad_email", f"email must be an address or null, not {address!r}", "email"
         )
     try:
-        referee().set_email(match_id, viewer.seat, address, base_url=base_url())
+        referee().set_email(match_id, viewer.seat, address)
     except RuleError as exc:  # the service's words name the address; the field is this one
         raise RuleError(
             Problem(p.code, p.message, p.field or "email") for p in exc.problems

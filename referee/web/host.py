@@ -21,11 +21,11 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -58,6 +58,7 @@ from referee.web.game import web_for
 from referee.web.pages import (
     form_problems,
     group_problems,
+    keep_in_session,
     kept_in_session,
     now,
     typed_number,
@@ -463,10 +464,17 @@ def reissue(token: str) -> ResponseReturnValue:
         return _dashboard(token, match_id, action="reissue", exc=exc, forms={"reissue": form})
     # POST/redirect/GET, as for a new match: a reload shows the same new link and
     # re-issues nothing (the database keeps only the link's hash)
-    kept = [e for e in _reissued() if (e["id"], e["who"]) != (match_id, who)]
     entry = {"id": match_id, "who": who, "token": new, "at": now().timestamp()}
-    session[REISSUED_KEY] = [entry, *kept][:REISSUED_KEPT]
     dashboard_token = new if seat is None else token
+    kept = keep_in_session(
+        REISSUED_KEY,
+        entry,
+        keep_for=REISSUED_FOR,
+        most=REISSUED_KEPT,
+        replaces=lambda e: (e.get("id"), e.get("who")) == (match_id, who),
+    )
+    if not kept:  # no room in this browser's session: shown by this answer alone
+        return _reissued_page(dashboard_token, entry, kept=False)
     return redirect(url_for("host.reissued", token=dashboard_token, who=who), code=303)
 
 
@@ -494,6 +502,14 @@ def reissued(token: str, who: str) -> ResponseReturnValue:
             "notice",
         )
         return redirect(url_for("host.dashboard", token=token))
+    return _reissued_page(token, entry, kept=True)
+
+
+def _reissued_page(token: str, entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
+    """The page of a link just re-issued (``kept``: in this browser's session,
+    so a reload shows it again; else shown by this answer only), under the
+    host link ``token``."""
+    match_id, who = entry["id"], entry["who"]
     state = referee().state(match_id)
     view = view_for(state, Viewer.host())
     names = {p["seat"]: p["name"] for p in view["players"]}
@@ -506,14 +522,19 @@ def reissued(token: str, who: str) -> ResponseReturnValue:
         url = external_url("player.play", token=entry["token"])
         label = f"the link of seat {seat} ({names[seat]})"
         dashboard_url = url_for("host.dashboard", token=token)
-    return render_template(
-        "host/reissued.html",
-        view=view,
-        url=url,
-        label=label,
-        seat=seat,
-        dashboard_url=dashboard_url,
+    response = current_app.make_response(
+        render_template(
+            "host/reissued.html",
+            view=view,
+            url=url,
+            label=label,
+            seat=seat,
+            dashboard_url=dashboard_url,
+            kept=kept,
+        )
     )
+    response.headers["Cache-Control"] = "no-store"  # it shows a secret link
+    return response
 
 
 @bp.get("/<token>/post")

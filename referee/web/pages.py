@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Flask, session
+from flask import Flask, current_app, session
+from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
+from werkzeug.http import dump_cookie
 
 from referee.errors import Problem
 from referee.ruleset import get_ruleset
@@ -27,12 +29,16 @@ from referee.web.game import web_for
 from referee.web.pictures import drawn
 
 __all__ = [
+    "KEPT_KEYS",
+    "SESSION_BUDGET",
     "form_problems",
     "group_problems",
+    "keep_in_session",
     "kept_in_session",
     "now",
     "parse_iso",
     "relative",
+    "session_cookie_bytes",
     "signed",
     "template_helpers",
     "time_left",
@@ -61,6 +67,23 @@ def now() -> datetime:
     return referee().clock()
 
 
+# ---- secret links kept for the page after a POST --------------------------------
+
+# The keys of the signed session that hold entries kept for the page after a
+# POST (POST/redirect/GET): each a list of dicts, newest first, each with its
+# ``at`` (a timestamp). A new match's links (referee.web.public), a re-issued
+# link (referee.web.host), a new season's links and a season match's host link
+# (referee.web.season_pages).
+KEPT_KEYS = ("new_matches", "reissued_links", "new_seasons", "season_matches")
+# Browsers drop a cookie over 4,096 bytes (its name, value and attributes), and
+# with it the whole session: every kept link and the CSRF token. The session
+# cookie is kept at most this long once an entry is kept, which leaves room
+# for what a request adds after (a notice of about 200 characters).
+SESSION_BUDGET = 3800
+# what Flask-WTF keeps in the session once a page shows a form (40 hex digits)
+_CSRF_TOKEN = "0" * 40
+
+
 def kept_in_session(key: str, keep_for: timedelta) -> list[dict[str, Any]]:
     """The entries a page keeps for this browser under ``key`` of its signed
     session (new matches' links, a re-issued link), newest first, once those
@@ -69,10 +92,101 @@ def kept_in_session(key: str, keep_for: timedelta) -> list[dict[str, Any]]:
     if not isinstance(kept, list):
         return []
     oldest = now().timestamp() - keep_for.total_seconds()
-    fresh = [e for e in kept if isinstance(e, dict) and float(e.get("at", 0)) >= oldest]
+    fresh = [e for e in kept if isinstance(e, dict) and _at(e) >= oldest]
     if len(fresh) != len(kept):
         session[key] = fresh
     return fresh
+
+
+def _at(entry: object) -> float:
+    """When a kept entry was kept (a malformed one: as old as can be)."""
+    if not isinstance(entry, dict):
+        return float("-inf")
+    try:
+        return float(entry.get("at", 0))
+    except (TypeError, ValueError):
+        return float("-inf")
+
+
+def session_cookie_bytes(values: Mapping[str, Any]) -> int:
+    """The bytes of the session cookie (its ``Set-Cookie`` value: name, signed
+    value and attributes) that the app sends for a session holding ``values``,
+    with a CSRF token in it if it has none yet (the next form adds one)."""
+    app = current_app
+    interface = app.session_interface
+    if not isinstance(interface, SecureCookieSessionInterface):
+        raise TypeError("the session is not kept in a signed cookie")
+    serializer = interface.get_signing_serializer(app)
+    if serializer is None:
+        raise RuntimeError("the app has no secret key to sign its session with")
+    field = str(app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    measured = dict(values) if field in values else {**values, field: _CSRF_TOKEN}
+    header = dump_cookie(
+        interface.get_cookie_name(app),
+        serializer.dumps(measured),
+        expires=interface.get_expiration_time(app, session),
+        domain=interface.get_cookie_domain(app),
+        path=interface.get_cookie_path(app),
+        secure=interface.get_cookie_secure(app),
+        httponly=interface.get_cookie_httponly(app),
+        samesite=interface.get_cookie_samesite(app),
+        partitioned=interface.get_cookie_partitioned(app),
+        max_size=0,  # measured here, not warned about
+    )
+    return len(header.encode())
+
+
+def keep_in_session(
+    key: str,
+    entry: dict[str, Any],
+    *,
+    keep_for: timedelta,
+    most: int,
+    replaces: Callable[[dict[str, Any]], bool],
+) -> bool:
+    """Keep ``entry`` (with its ``at``) first under ``key`` of this browser's
+    session for the page after the POST: with the newest of the key's other
+    entries, at most ``most`` in all (those older than ``keep_for``, and those
+    ``replaces`` says the entry stands for, dropped), then with the oldest
+    entries of every key of :data:`KEPT_KEYS` dropped until the whole session
+    cookie fits in :data:`SESSION_BUDGET` bytes.
+
+    False when the entry cannot be kept even alone (with nothing else kept,
+    beside what the session holds anyway): nothing is kept then, and the
+    caller shows it on its answer instead (never on a page after a redirect)."""
+    if key not in KEPT_KEYS:
+        raise ValueError(f"{key!r} is not one of the session's kept keys")
+    others = [e for e in kept_in_session(key, keep_for) if not replaces(e)]
+    alone = {k: v for k, v in session.items() if k not in KEPT_KEYS}
+    if session_cookie_bytes({**alone, key: [entry]}) > SESSION_BUDGET:
+        return False
+    session[key] = [entry, *others][: max(most, 1)]
+    while session_cookie_bytes(session) > SESSION_BUDGET:
+        _drop_oldest(entry)
+    return True
+
+
+def _drop_oldest(entry: dict[str, Any]) -> None:
+    """Drop the oldest kept entry of any key but ``entry``, and its key once
+    empty (a key holding no list goes at once: nothing in it can be shown)."""
+    oldest: tuple[float, str, int] | None = None
+    for key in KEPT_KEYS:
+        if key not in session:
+            continue
+        kept = session[key]
+        if not isinstance(kept, list):
+            session.pop(key)
+            return
+        for i, other in enumerate(kept):
+            if other is not entry and (oldest is None or _at(other) < oldest[0]):
+                oldest = (_at(other), key, i)
+    assert oldest is not None, "the entry alone fits: there is always an older one to drop"
+    _, key, i = oldest
+    left = [e for j, e in enumerate(session[key]) if j != i]
+    if left:
+        session[key] = left
+    else:
+        session.pop(key)
 
 
 def parse_iso(value: str | None) -> datetime | None:

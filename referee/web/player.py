@@ -19,7 +19,7 @@ from referee.ruleset import Viewer
 from referee.views import revealed_orders, view_for
 from referee.web import referee
 from referee.web.calendars import feed_links
-from referee.web.common import base_url, status_for
+from referee.web.common import status_for
 from referee.web.game import OrderForm
 from referee.web.pages import form_problems, view_context
 
@@ -199,7 +199,7 @@ def email(token: str) -> ResponseReturnValue:
     stop = bool(form.stop.data)
     try:
         address = None if stop else (form.email.data or "")
-        referee().set_email(match_id, seat, address, base_url=base_url())
+        referee().set_email(match_id, seat, address)
     except RuleError as exc:
         problems = [Problem(p.code, p.message, "email") for p in exc.problems]
         return _page(token, match_id, seat, email_form=form, email_problems=problems)

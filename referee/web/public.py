@@ -55,6 +55,7 @@ from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import (
     form_problems,
     group_problems,
+    keep_in_session,
     kept_in_session,
     now,
     typed_number,
@@ -71,11 +72,10 @@ NOTIFY_FIELDS = ("webhook_url", "remind_before_hours", "auto_open")
 # shown again to the browser that created it (see docs/hosting.md)
 LINKS_KEPT_FOR = timedelta(hours=1)
 LINKS_KEPT = 3
-# a set-up report longer than this (as JSON) is not kept in the session cookie,
-# nor more links than fit in SESSION_BUDGET characters of JSON (a cookie holds
-# about 4 KB: a match whose links alone do not fit shows them once, on the POST)
+# a set-up report longer than this (as JSON) is not kept in the session cookie
+# (the whole cookie is bounded: referee.web.pages.keep_in_session; a match whose
+# links alone do not fit shows them once, on the POST)
 REPORT_KEPT_UP_TO = 1500
-SESSION_BUDGET = 3000
 SESSION_KEY = "new_matches"
 LINKS_GONE = (
     "The links of a new match are shown only to the browser that created it, for one hour "
@@ -326,10 +326,6 @@ def _kept() -> list[dict[str, Any]]:
     return kept_in_session(SESSION_KEY, LINKS_KEPT_FOR)
 
 
-def _size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":")))
-
-
 def _links_entry(
     match_id: str, host: str, seats: dict[int, str], report: Any, wanted: bool
 ) -> dict[str, Any]:
@@ -355,21 +351,27 @@ def _links_entry(
 
 def _keep_links(entry: dict[str, Any]) -> bool:
     """Keep a new match's links in this browser's session for the page after
-    the POST, with the newest others that fit in :data:`SESSION_BUDGET` (a
-    cookie holds about 4 KB); False when the entry alone does not fit."""
-    if _size(entry) > SESSION_BUDGET and "report" in entry:
-        del entry["report"]
-        entry["report_dropped"] = True
-    if _size(entry) > SESSION_BUDGET:
+    the POST, with the newest of the last :data:`LINKS_KEPT` and whatever else
+    the session cookie still has room for (:func:`keep_in_session`); without
+    its set-up report when only that does not fit. False when its links alone
+    do not fit."""
+
+    def keep() -> bool:
+        return keep_in_session(
+            SESSION_KEY,
+            entry,
+            keep_for=LINKS_KEPT_FOR,
+            most=LINKS_KEPT,
+            replaces=lambda other: other.get("id") == entry["id"],
+        )
+
+    if keep():
+        return True
+    if "report" not in entry:
         return False
-    kept = [entry]
-    for other in _kept():
-        if other.get("id") != entry["id"] and len(kept) < LINKS_KEPT:
-            if _size([*kept, other]) > SESSION_BUDGET:
-                break
-            kept.append(other)
-    session[SESSION_KEY] = kept
-    return True
+    del entry["report"]
+    entry["report_dropped"] = True
+    return keep()
 
 
 @bp.get("/new/<match_id>")

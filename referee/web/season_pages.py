@@ -15,7 +15,6 @@ not derived from anything).
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
 from typing import Any
@@ -25,10 +24,10 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -51,7 +50,13 @@ from referee.season_views import season_view
 from referee.seasons import SeasonState
 from referee.web import referee, seasons
 from referee.web.common import external_url, status_for
-from referee.web.pages import form_problems, group_problems, kept_in_session, now
+from referee.web.pages import (
+    form_problems,
+    group_problems,
+    keep_in_session,
+    kept_in_session,
+    now,
+)
 
 bp = Blueprint("seasons", __name__)
 
@@ -60,7 +65,7 @@ LINKS_KEPT_FOR = timedelta(hours=1)
 SEASON_KEY = "new_seasons"
 MATCH_KEY = "season_matches"
 MATCHES_KEPT = 3
-SESSION_BUDGET = 3000
+# the whole session cookie is bounded by referee.web.pages.SESSION_BUDGET
 # ---- reading ------------------------------------------------------------------
 
 
@@ -170,9 +175,11 @@ def new() -> ResponseReturnValue:
         "host": made.host_token,
         "players": [[n, t] for n, t in sorted(made.player_tokens.items())],
     }
-    if len(json.dumps(entry)) > SESSION_BUDGET:  # too many for a cookie: shown once
+    kept = keep_in_session(
+        SEASON_KEY, entry, keep_for=LINKS_KEPT_FOR, most=1, replaces=lambda e: True
+    )
+    if not kept:  # too many for a cookie: shown once, by this answer
         return _links_page(entry, kept=False)
-    session[SEASON_KEY] = [entry]
     return redirect(url_for("seasons.created", season_id=made.season_id), code=303)
 
 
@@ -231,12 +238,17 @@ def _names(view: dict[str, Any]) -> dict[int, str]:
 
 
 def _kept_matches(season_id: str) -> list[dict[str, Any]]:
-    """The host links of this season's new matches this browser keeps."""
-    return [e for e in kept_in_session(MATCH_KEY, LINKS_KEPT_FOR) if e.get("season") == season_id]
+    """The host links of this season's new matches this browser keeps, after
+    the one this answer shows because it could not be kept (:func:`_keep_match`)."""
+    shown = [e for e in g.get("unkept_matches", []) if e["season"] == season_id]
+    kept = kept_in_session(MATCH_KEY, LINKS_KEPT_FOR)
+    return [*shown, *(e for e in kept if e.get("season") == season_id)]
 
 
-def _keep_match(season_id: str, match_id: str, host_token: str, label: str) -> None:
-    others = [e for e in kept_in_session(MATCH_KEY, LINKS_KEPT_FOR) if e.get("id") != match_id]
+def _keep_match(season_id: str, match_id: str, host_token: str, label: str) -> bool:
+    """Keep a new match's host link in this browser's session for the season's
+    host page. False when it cannot be kept: this answer's host page must show
+    it then (it is kept for :func:`_kept_matches` of this request only)."""
     entry = {
         "id": match_id,
         "season": season_id,
@@ -244,7 +256,16 @@ def _keep_match(season_id: str, match_id: str, host_token: str, label: str) -> N
         "label": label,
         "at": now().timestamp(),
     }
-    session[MATCH_KEY] = [entry, *others][:MATCHES_KEPT]
+    kept = keep_in_session(
+        MATCH_KEY,
+        entry,
+        keep_for=LINKS_KEPT_FOR,
+        most=MATCHES_KEPT,
+        replaces=lambda e: e.get("id") == match_id,
+    )
+    if not kept:
+        g.setdefault("unkept_matches", []).append({**entry, "kept": False})
+    return kept
 
 
 def _next_step(state: SeasonState) -> dict[str, Any]:
@@ -398,8 +419,11 @@ def main_match(token: str) -> ResponseReturnValue:
         )
     except RuleError as exc:
         return _host_page(token, season_id, action="main", exc=exc, forms={"main": form})
-    _keep_match(season_id, made.match_id, made.host_token, f"episode {number}, Main Match")
-    return _done(token, f"Episode {number}'s Main Match is created: its host link is below.")
+    done = f"Episode {number}'s Main Match is created: its host link is below."
+    if not _keep_match(season_id, made.match_id, made.host_token, f"episode {number}, Main Match"):
+        flash(done, "notice")
+        return _host_page(token, season_id)  # the link is on this answer only
+    return _done(token, done)
 
 
 @bp.post("/season-host/<token>/record")
@@ -437,8 +461,13 @@ def death_match(token: str) -> ResponseReturnValue:
         )
     except RuleError as exc:
         return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
-    _keep_match(season_id, made.match_id, made.host_token, f"episode {episode}, Death Match")
-    return _done(token, f"Episode {episode}'s Death Match is created: its host link is below.")
+    done = f"Episode {episode}'s Death Match is created: its host link is below."
+    if not _keep_match(
+        season_id, made.match_id, made.host_token, f"episode {episode}, Death Match"
+    ):
+        flash(done, "notice")
+        return _host_page(token, season_id)  # the link is on this answer only
+    return _done(token, done)
 
 
 @bp.post("/season-host/<token>/result")

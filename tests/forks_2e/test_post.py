@@ -495,7 +495,12 @@ def test_no_line_of_the_post_starts_with_user_text(text: str, fmt: str) -> None:
 
 def test_hostile_names_through_the_service_do_not_break_out() -> None:
     """Names the service accepts, in a whole match: the post shows them as text."""
-    names = ("<script>x</script> & ]]>", "[b]y[/b] **z** www.evil.example", "\u200fRTL\u200f")
+    # (right-to-left text, but no direction marks: names refuse those since issue 22)
+    names = (
+        "<script>x</script> & ]]>",
+        "[b]y[/b] **z** www.evil.example",
+        "\u05e9\u05dc\u05d5\u05dd RTL",
+    )
     snapshots = played(
         3,
         names=names,

@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from referee.cli import main
+from referee.matchfile import seed_digest
 from referee.models import Round, utcnow
+from referee.ruleset import get_ruleset
 from referee.rulesets.rocky_river import resolve_document
 from referee.service import Referee
 
 from .conftest import PLAYERS
+from .test_seasons import play_to_the_end
 
 
 @pytest.fixture
@@ -146,3 +150,42 @@ def test_demo_of_a_registered_game_with_a_player_count(cli: CliRunner, svc: Refe
         state = svc.state(svc.match_ids()[0])
         assert state.match.ruleset == "toy" and len(state.seats) == 5
         assert state.open_round is not None and state.open_round.acting == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("game", ["rocky-river", "forks-2e"])
+def test_resolve_file_refuses_a_revealed_seed_that_does_not_match_its_digest(
+    cli: CliRunner, svc: Referee, tmp_path: Path, game: str
+) -> None:
+    """R10: the export of a finished match carries its seed and the digest
+    published from the start; ``referee resolve --file`` checks one against
+    the other, for every game (``match/seed_mismatch``)."""
+    demo = get_ruleset(game).demo(3)
+    created = svc.create_match(
+        name="Seeded",
+        setup=demo.setup,
+        players=demo.players,
+        settings=demo.settings,
+        ruleset=game,
+        seed="the-real-seed",
+    )
+    play_to_the_end(svc, created.match_id)
+    exported = cli.invoke(main, ["export", created.match_id])
+    assert exported.exit_code == 0, exported.output
+    document = json.loads(exported.output)
+    assert document["seed"] == "the-real-seed"
+    assert document["seed_sha256"] == created.seed_sha256 == seed_digest("the-real-seed")
+
+    def resolve(doc: dict[str, object]) -> Result:
+        path = tmp_path / "match.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return cli.invoke(main, ["resolve", "--file", str(path), "--json"])
+
+    assert resolve(document).exit_code == 0  # the seed and its digest agree
+    for changed in ({"seed": "another-seed"}, {"seed_sha256": seed_digest("another-seed")}):
+        result = resolve({**document, **changed})
+        assert result.exit_code == 2, result.output
+        assert result.stdout == "" and "Traceback" not in result.stderr
+        (line,) = [ln for ln in result.stderr.splitlines() if ln.startswith("  [")]
+        assert line.startswith("  [match/seed_mismatch] ")
+        seed = str({**document, **changed}["seed"])
+        assert seed_digest(seed) in line and str({**document, **changed}["seed_sha256"]) in line

@@ -43,7 +43,11 @@ BAD_PLAYER_NAMES = [
     ("Ana\u0085", "U+0085"),
     ("\u202eanA", "U+202E"),
     ("Ana\u2067", "U+2067"),
+    ("Ana\u200e", "U+200E"),
+    ("\u200fAna", "U+200F"),
+    ("An\u061ca", "U+061C"),
 ]
+BIDI = {"U+202E", "U+2067", "U+200E", "U+200F", "U+061C"}
 
 
 @pytest.mark.parametrize(("name", "char"), BAD_PLAYER_NAMES, ids=[c for _, c in BAD_PLAYER_NAMES])
@@ -54,6 +58,17 @@ def test_api_refuses_a_player_name_that_is_not_one_line(
     assert error["code"] == "match/bad_name"
     assert error["message"].startswith("Seat 2: ") and char in error["message"]
     assert error["field"] == "players[1]"
+    if char in BIDI:
+        assert f"a bidirectional-text control ({char})" in error["message"]
+
+
+def test_api_accepts_a_player_name_with_a_zero_width_joiner(client: FlaskClient) -> None:
+    """U+200D, beside the refused direction marks, stays accepted (some
+    scripts need it; two names differing only by it are look-alikes)."""
+    resp = client.post(
+        "/api/matches", json={**GOOD, "players": with_names("Ana", "B\u200do", "Cy")}
+    )
+    assert resp.status_code == 201, resp.get_json()
 
 
 @pytest.mark.parametrize("name", ["Friday\nmatch", "Tab\there", "x\u2029y", "\u2066Match"])

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.service import Referee, canonical_json
-from referee.web import public
+from referee.web import pages
 
 from .web_kit import Clock, Links, create_match, host_post, new_match_form, page, play_round, send
 
@@ -372,7 +372,7 @@ def test_a_reissued_link_page_reloads_without_reissuing(
 def test_links_too_many_for_a_cookie_are_shown_once_by_the_post(
     client: FlaskClient, svc: Referee, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(public, "SESSION_BUDGET", 100)  # as if the game had 100 seats
+    monkeypatch.setattr(pages, "SESSION_BUDGET", 100)  # as if the game had 100 seats
     r = client.post("/new", data=new_match_form("Crowded"))
     html = r.get_data(as_text=True)
     assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
