@@ -93,7 +93,11 @@ def submit(
         built.refuse(list(exc.problems))
         return built, None, exc
     try:
-        receipt = referee().submit_order(match_id, seat, built.read(), host_entered=host)
+        # the round it was written for goes to the service too: a round that
+        # closed between this page's look and the service's lock is refused there
+        receipt = referee().submit_order(
+            match_id, seat, built.read(), host_entered=host, round_number=built.round["number"]
+        )
     except RuleError as exc:
         built.refuse(list(exc.problems))
         return built, None, exc

@@ -157,3 +157,27 @@ def test_the_page_refuses_an_order_form_of_the_rafting_round_before(
         text = r.get_data(as_text=True)
         assert "the round you wrote this order for has closed; it was not recorded" in text
     assert round_orders(svc.engine, mid, 4) == {2: mine}
+
+
+def test_a_page_order_is_refused_when_its_round_closes_after_the_pages_own_look(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page checks the form's round against the open one, then sends the
+    order to the service; a round that closes (and the next opens) between
+    the two is caught by the service, which is given the round too: the order
+    lands in no round, and the page says so."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    svc: Referee = app.extensions["referee"]
+    mid = to_round_four(svc)
+    token = svc.reissue_token(mid, 1)
+    real = svc.submit_order
+
+    def racing(*args: Any, **kwargs: Any) -> str:
+        svc.close_round(mid)  # rafting 2 closes, rafting 3 opens: after the page looked
+        svc.open_round(mid)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(svc, "submit_order", racing)
+    r = client.post(f"/play/{token}", data=form_data(4, golden_order(4, 1)))
+    assert r.status_code == 409, r.get_data(as_text=True)[:2000]
+    assert round_orders(svc.engine, mid, 5) == {}
