@@ -63,18 +63,20 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
 
 class MainMatchForm(FlaskForm):  # type: ignore[misc]
     """The next episode's Main Match: a game and which players (default: every
-    player still in). The game's demo set-up is used (see the page's hint)."""
+    player still in). The game's demo set-up is used (see the page's hint).
+
+    No seed (issue 22): the referee draws every match's seed, for a host who
+    knew it would know every sealed deal, default and draw in advance. The
+    Death Match's form has none either."""
 
     game = SelectField("Game", validate_choice=False)
     players = SelectMultipleField("Players", validate_choice=False, coerce=str)
-    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
 
 
 class DeathMatchForm(FlaskForm):  # type: ignore[misc]
     """The episode's Death Match, of a game that takes 2 players."""
 
     game = SelectField("Game", validate_choice=False)
-    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
 
 
 class LoserForm(FlaskForm):  # type: ignore[misc]

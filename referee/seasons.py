@@ -492,7 +492,11 @@ class Seasons:
         seed: str | None = None,
     ) -> tuple[int, Created]:
         """The next episode's Main Match: every remaining player, or the chosen
-        remaining ones (for a game that takes fewer). The episode number and the match."""
+        remaining ones (for a game that takes fewer). The episode number and the match.
+
+        ``seed`` is for tests only: no page or API call passes one (issue 22: a
+        host who chose the seed would know every sealed deal, default and draw
+        before any step closes); left out, the referee draws it."""
         state = self.state(season_id)
         if state.episodes and not state.done(state.episodes[-1]):
             last = state.episodes[-1].number
@@ -677,7 +681,8 @@ class Seasons:
         seed: str | None = None,
     ) -> Created:
         """The episode's Death Match: the candidate (seat 1) against the chosen
-        opponent (seat 2), of a game that takes 2 players."""
+        opponent (seat 2), of a game that takes 2 players. ``seed``: tests only,
+        as for :meth:`create_main_match`."""
         state = self.state(season_id)
         e = self._recorded(state, episode)
         if e.opponent is None or e.candidate is None:

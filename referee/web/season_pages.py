@@ -393,7 +393,6 @@ def main_match(token: str) -> ResponseReturnValue:
         number, made = seasons().create_main_match(
             season_id,
             players=chosen,
-            seed=form.seed.data or None,
             **_demo_parts(game, len(chosen)),
         )
     except RuleError as exc:
@@ -432,9 +431,7 @@ def death_match(token: str) -> ResponseReturnValue:
         _checked(form)
         game = _game_of(form)
         episode = _open_episode(season_id)
-        made = seasons().create_death_match(
-            season_id, episode, seed=form.seed.data or None, **_demo_parts(game, 2)
-        )
+        made = seasons().create_death_match(season_id, episode, **_demo_parts(game, 2))
     except RuleError as exc:
         return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
     _keep_match(season_id, made.match_id, made.host_token, f"episode {episode}, Death Match")

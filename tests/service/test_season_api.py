@@ -410,6 +410,8 @@ def test_bad_steps_are_refused_by_name(client: FlaskClient) -> None:
         ("/episodes", {"game": "forks-2e", "players": "all"}, "season/bad_players", "players"),
         ("/episodes", {"game": "forks-2e", "players": [1, 9]}, "season/bad_players", "players"),
         ("/episodes", {"game": "forks-2e", "map": "three-rapids"}, "request/unknown_field", "map"),
+        # the host chooses no seed (issue 22): the referee draws every match's
+        ("/episodes", {"game": "forks-2e", "seed": "mine"}, "request/unknown_field", "seed"),
         ("/episodes", {"map": "nowhere", "players": [1, 2, 3]}, "map/unknown", None),
         ("/episodes/1/outcome", {}, "season/unknown_episode", None),
     ]
@@ -438,5 +440,7 @@ def test_bad_steps_are_refused_by_name(client: FlaskClient) -> None:
     ok(s.post("/episodes/1/opponent", {"opponent": pick}, s.players[candidate]))
     three = s.post("/episodes/1/death-match", {"map": "three-rapids"})
     assert three.status_code == 422, three.get_json()
+    seeded = s.post("/episodes/1/death-match", {"game": "forks-2e", "seed": "mine"})
+    assert seeded.status_code == 422 and codes(seeded) == ["request/unknown_field"]
     no_token = s.post("/episodes/1/token", {}, s.players[candidate])
     assert no_token.status_code == 409 and codes(no_token) == ["season/already_chosen"]

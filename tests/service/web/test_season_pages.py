@@ -9,12 +9,15 @@ names escaped; wrong links 404; no page shows another player's links."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
+from referee.matchfile import seed_digest
 from referee.seasons import Seasons
 from referee.service import Referee
 
@@ -88,7 +91,7 @@ def choose_from_page(client: FlaskClient, link: str) -> tuple[int, str]:
 
 
 def test_a_season_of_three_episodes_from_the_forms(
-    app: Flask, client: FlaskClient, svc: Referee
+    app: Flask, client: FlaskClient, svc: Referee, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seasons: Seasons = app.extensions["seasons"]
     assert client.get("/").status_code == 200 and "/seasons/new" in html(client.get("/"))
@@ -100,6 +103,7 @@ def test_a_season_of_three_episodes_from_the_forms(
     assert step == "main"
 
     # episode 1: Rocky River of three, a seed where someone holds the Token of Life
+    # (the form takes no seed: the test gives the service one, as only a test may)
     chosen = [2, 4, 6]
     bal = seasons.state(sid).balances()
     probe_players = [
@@ -107,11 +111,12 @@ def test_a_season_of_three_episodes_from_the_forms(
         for i, p in enumerate(chosen, start=1)
     ]
     seed = seed_where(svc, probe_players, lambda token, cand: token is not None and token != cand)
+    monkeypatch.setattr(seasons, "create_main_match", partial(seasons.create_main_match, seed=seed))
     r = client.post(
-        f"{host}/main",
-        data={"game": "rocky-river", "players": [str(p) for p in chosen], "seed": seed},
+        f"{host}/main", data={"game": "rocky-river", "players": [str(p) for p in chosen]}
     )
     assert r.status_code == 303, html(r)
+    monkeypatch.undo()
     e1 = current_episode(seasons, sid)
     step, text = host_step(client, host)
     assert step == "main_running"
@@ -310,3 +315,38 @@ def test_pages_with_secret_links_are_kept_by_no_cache(client: FlaskClient) -> No
     for path in (host.group(1), player.group(1)):
         assert client.get(path).headers["Cache-Control"] == "no-store", path
     assert client.get(public.group(1)).headers.get("Cache-Control") != "no-store"
+
+
+def test_the_season_host_chooses_no_seed(app: Flask, client: FlaskClient, svc: Referee) -> None:
+    """Issue 22: a seed chosen by the host would tell them every sealed deal,
+    default and draw before any step closes (and let them grind seeds to rig a
+    Death Match). The host's forms offer none, and a post that still carries
+    ``seed=`` makes a match whose seed the poster did not choose; no page shows
+    the seed before the end."""
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    assert 'name="seed"' not in html(client.get(host))
+    posted = "the-host-chose-this-seed"
+    everyone = [str(p) for p in range(1, 7)]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": everyone, "seed": posted})
+    assert r.status_code == 303, html(r)
+    main = svc.state(current_episode(seasons, sid).main_match_id).match
+    assert main.seed != posted and main.seed_sha256 != seed_digest(posted)
+    host_page = html(client.get(host))
+    match_host = kept_match_host(host_page, main.id)
+    for page in (host_page, html(client.get(f"/matches/{main.id}")), html(client.get(match_host))):
+        assert posted not in page and main.seed not in page
+    play_to_the_end(svc, main.id)
+    outcome = seasons.record_main(sid, 1)
+    seasons.choose_opponent(
+        sid, 1, chooser=outcome.candidate, opponent=seasons.opponents(sid, 1)[0]
+    )
+    assert 'name="seed"' not in html(client.get(host))
+    r = client.post(f"{host}/death", data={"game": "forks-2e", "seed": posted})
+    assert r.status_code == 303, html(r)
+    death = svc.state(current_episode(seasons, sid).death_match_id or "").match
+    assert death.seed != posted and death.seed_sha256 != seed_digest(posted)
+    host_page = html(client.get(host))
+    assert posted not in host_page and death.seed not in host_page
+    assert death.seed not in html(client.get(f"/matches/{death.id}"))
