@@ -37,6 +37,13 @@ Decisions (where the issue leaves a choice):
 - **Matches first, then the season**: a match is created in its own
   transaction, then recorded in the season's; a season step refused after the
   match was made (two hosts racing) leaves that match unused.
+- **Re-checked under the lock** (issue 22): a step that reads the season, then
+  works (makes a match, reads a match's outcome), then writes, checks again
+  with the season locked that what it acts on is unchanged (the Death Match's
+  candidate and opponent, an entered loser still one of them and no Death
+  Match made here meanwhile, the Main Match's players still in and its episode
+  number, the Main Match recorded from the match and seats it was read from);
+  otherwise it is refused with ``season/changed`` and records nothing.
 """
 
 from __future__ import annotations
@@ -521,7 +528,10 @@ class Seasons:
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)
             if len(again.episodes) + 1 != number:
-                raise RuleError.single("season/episode_open", "another episode began meanwhile")
+                raise _changed(f"episode {number} began meanwhile, with another Main Match")
+            out = [again.player(p).name for p in chosen if p not in again.remaining()]
+            if out:
+                raise _changed(f"{', '.join(out)} left the season meanwhile")
             session.add(
                 Episode(
                     season_id=season_id,
@@ -553,7 +563,10 @@ class Seasons:
     def main_outcome(self, season_id: str, episode: int) -> MainOutcome:
         """What recording the episode's Main Match would do (nothing is stored)."""
         state = self.state(season_id)
-        e = state.episode(episode)
+        return self._main_outcome(state, state.episode(episode))
+
+    def _main_outcome(self, state: SeasonState, e: Episode) -> MainOutcome:
+        episode = e.number
         assert e.main_match_id is not None
         token_seat, candidate_seat = self._outcome(e.main_match_id)
         holder = e.main_seats[str(token_seat)] if token_seat is not None else None
@@ -569,7 +582,9 @@ class Seasons:
     def record_main(self, season_id: str, episode: int) -> MainOutcome:
         """Record the Main Match's Token of Life and Elimination Candidate and
         apply the season's rules (ledger entries by the referee)."""
-        outcome = self.main_outcome(season_id, episode)
+        before = self.state(season_id)
+        read = before.episode(episode)
+        outcome = self._main_outcome(before, read)
         with transaction(self.engine) as session:
             state = self._load(session, season_id, lock=True)
             e = state.episode(episode)
@@ -577,6 +592,8 @@ class Seasons:
                 raise RuleError.single(
                     "season/recorded", f"episode {episode}'s Main Match is recorded already"
                 )
+            if (e.main_match_id, e.main_seats) != (read.main_match_id, read.main_seats):
+                raise _changed(f"episode {episode}'s Main Match changed meanwhile")
             e.token_holder, e.candidate = outcome.token_holder, outcome.candidate
             e.recorded_at = self.referee.clock()
             if not self._choosable(state, e) and not state.tokens(episode).get(e.candidate):
@@ -701,6 +718,8 @@ class Seasons:
             e = self._recorded(again, episode)
             if e.death_match_id is not None:
                 raise RuleError.single("season/already_chosen", "the Death Match exists already")
+            if [e.candidate, e.opponent] != chosen:
+                raise _opponent_changed(again, e, chosen[1])
             e.death_match_id = created.match_id
             e.death_seats = {"1": chosen[0], "2": chosen[1]}
             session.add(e)
@@ -718,6 +737,8 @@ class Seasons:
                 "season/no_opponent", "the Elimination Candidate has not chosen an opponent yet"
             )
         by = "host"
+        # what this reads, checked again under the lock (another step may come first)
+        opponent, read = e.opponent, (e.candidate, e.death_match_id, dict(e.death_seats))
         if e.death_match_id is not None:
             if loser is not None:
                 raise RuleError.single(
@@ -737,12 +758,36 @@ class Seasons:
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)
             e = self._recorded(again, episode)
+            if by == "host" and e.death_match_id is not None:
+                raise RuleError.single(
+                    "season/played_here",
+                    "the Death Match was made here meanwhile: its result decides, not an "
+                    "entered one; nothing was recorded",
+                )
+            if e.opponent != opponent:
+                raise _opponent_changed(again, e, opponent)
+            if (e.candidate, e.death_match_id, e.death_seats) != read:
+                raise _changed(f"episode {episode}'s Death Match changed meanwhile")
             e.loser, e.loser_by = loser, by
             out = again.player(loser)
             out.eliminated_in = episode
             session.add_all([e, out])
             self._bump(session, again)
         return loser
+
+
+def _changed(what: str) -> RuleError:
+    """A step refused because what it read changed before it could lock the
+    season (another request's step came first): nothing of it is recorded."""
+    return RuleError.single("season/changed", f"{what}: nothing was recorded; look again and retry")
+
+
+def _opponent_changed(state: SeasonState, e: Episode, read: int) -> RuleError:
+    now = state.player(e.opponent).name if e.opponent is not None else "nobody"
+    return _changed(
+        f"the opponent changed meanwhile: {state.player(read).name} was chosen when this began, "
+        f"{now} is now"
+    )
 
 
 def _why_not(state: SeasonState, e: Episode, opponent: object) -> str:

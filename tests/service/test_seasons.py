@@ -8,16 +8,20 @@ every balance the sum of the ledger."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine
+from sqlmodel import Session
 
+import referee.seasons as seasons_module
 from referee.errors import RuleError
+from referee.models import Episode, SeasonPlayer
 from referee.ruleset import get_ruleset
 from referee.season_files import standings_post
 from referee.season_views import season_view
-from referee.seasons import Seasons, check_rules, derived_seat_token
+from referee.seasons import MainOutcome, Seasons, check_rules, derived_seat_token
 from referee.service import Referee
 
 from .conftest import Clock
@@ -343,3 +347,191 @@ def test_when_no_one_can_be_chosen_the_episode_ends_without_a_death_match(
     # and the season goes on
     number, _ = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
     assert number == 3
+
+
+# ---- a change between a step's read and its lock (issue 22) -----------------------------
+
+
+def meanwhile(monkeypatch: pytest.MonkeyPatch, change: Callable[[], object]) -> None:
+    """Make ``change`` happen once between a season step's read and its lock:
+    just before the next transaction of :mod:`referee.seasons` begins (the
+    competing step, which runs its own transaction, is not hooked again)."""
+    real = seasons_module.transaction
+    pending = [change]
+
+    def hooked(engine: Engine) -> Any:
+        if pending:
+            pending.pop()()
+        return real(engine)
+
+    monkeypatch.setattr(seasons_module, "transaction", hooked)
+
+
+def tamper(
+    engine: Engine, row: type[Any], key: tuple[Any, ...], **values: Any
+) -> Callable[[], None]:
+    """A change no season step makes (a row edited under the service's feet):
+    what only a re-check under the lock can see."""
+
+    def change() -> None:
+        with Session(engine) as session:
+            found = session.get(row, key)
+            assert found is not None
+            for name, value in values.items():
+                setattr(found, name, value)
+            session.add(found)
+            session.commit()
+
+    return change
+
+
+def recorded_episode(engine: Engine) -> tuple[Referee, Seasons, str, MainOutcome]:
+    """A 6-player season whose episode 1 (Rocky River of players 1, 2 and 3) is recorded."""
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(name="Races", players=ROSTER).season_id
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], **game_parts("rocky-river", 3))
+    play_to_the_end(svc, main.match_id)
+    return svc, seasons, sid, seasons.record_main(sid, 1)
+
+
+def test_a_death_match_is_made_against_the_opponent_chosen_now(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The candidate re-chooses while the host creates the Death Match: refused,
+    nothing recorded; made again, it is against the new opponent."""
+    svc, seasons, sid, outcome = recorded_episode(engine)
+    first, second = seasons.opponents(sid, 1)[:2]
+    candidate = outcome.candidate
+    seasons.choose_opponent(sid, 1, chooser=candidate, opponent=first)
+    meanwhile(
+        monkeypatch, lambda: seasons.choose_opponent(sid, 1, chooser=candidate, opponent=second)
+    )
+    with pytest.raises(RuleError) as changed:
+        seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    assert changed.value.codes == ["season/changed"]
+    assert "the opponent changed meanwhile" in str(changed.value)
+    assert "nothing was recorded" in str(changed.value)
+    e = seasons.state(sid).episode(1)
+    assert e.opponent == second and e.death_match_id is None and e.death_seats == {}
+    monkeypatch.undo()
+    death = seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    assert seasons.state(sid).episode(1).death_seats == {"1": candidate, "2": second}
+    names = {p.number: p.name for p in seasons.state(sid).players}
+    assert [s.name for s in svc.state(death.match_id).seats] == [names[candidate], names[second]]
+
+
+def test_an_entered_loser_is_one_of_the_death_match_as_it_is_now(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host enters the old opponent as the loser while the candidate re-chooses:
+    refused, no one eliminated (else a player no longer in the Death Match would be)."""
+    _, seasons, sid, outcome = recorded_episode(engine)
+    first, second = seasons.opponents(sid, 1)[:2]
+    candidate = outcome.candidate
+    seasons.choose_opponent(sid, 1, chooser=candidate, opponent=first)
+    meanwhile(
+        monkeypatch, lambda: seasons.choose_opponent(sid, 1, chooser=candidate, opponent=second)
+    )
+    with pytest.raises(RuleError) as changed:
+        seasons.record_death(sid, 1, loser=first)
+    assert changed.value.codes == ["season/changed"]
+    assert "the opponent changed meanwhile" in str(changed.value)
+    state = seasons.state(sid)
+    assert state.episode(1).loser is None and state.remaining() == [1, 2, 3, 4, 5, 6]
+    monkeypatch.undo()
+    assert seasons.record_death(sid, 1, loser=second) == second
+
+
+def test_an_entered_result_is_refused_once_the_death_match_is_made(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host enters a result while the Death Match is made here: the match decides."""
+    _, seasons, sid, outcome = recorded_episode(engine)
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=opponent)
+    meanwhile(monkeypatch, lambda: seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2)))
+    with pytest.raises(RuleError) as here:
+        seasons.record_death(sid, 1, loser=opponent)
+    assert here.value.codes == ["season/played_here"]
+    e = seasons.state(sid).episode(1)
+    assert e.death_match_id is not None and e.loser is None and e.loser_by is None
+
+
+def test_a_played_death_match_is_decided_by_its_seats_as_recorded_now(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc, seasons, sid, outcome = recorded_episode(engine)
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=opponent)
+    death = seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    play_to_the_end(svc, death.match_id)
+    swapped = {"1": opponent, "2": outcome.candidate}
+    meanwhile(monkeypatch, tamper(engine, Episode, (sid, 1), death_seats=swapped))
+    with pytest.raises(RuleError) as changed:
+        seasons.record_death(sid, 1)
+    assert changed.value.codes == ["season/changed"]
+    state = seasons.state(sid)
+    assert state.episode(1).loser is None and len(state.remaining()) == 6
+
+
+def test_a_main_match_is_of_players_still_in_when_it_is_recorded(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(name="Races", players=ROSTER).season_id
+    meanwhile(monkeypatch, tamper(engine, SeasonPlayer, (sid, 3), eliminated_in=1))
+    with pytest.raises(RuleError) as changed:
+        seasons.create_main_match(sid, players=[1, 2, 3], **game_parts("rocky-river", 3))
+    assert changed.value.codes == ["season/changed"]
+    assert "Cy" in str(changed.value) and "nothing was recorded" in str(changed.value)
+    assert seasons.state(sid).episodes == []
+
+
+def test_a_main_match_begins_the_episode_it_was_made_for(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hosts create the next Main Match at once: one episode begins, the other is refused."""
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(name="Races", players=ROSTER).season_id
+    rr = game_parts("rocky-river", 3)
+    meanwhile(monkeypatch, lambda: seasons.create_main_match(sid, players=[4, 5, 6], **rr))
+    with pytest.raises(RuleError) as changed:
+        seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    assert changed.value.codes == ["season/changed"]
+    assert "episode 1 began meanwhile" in str(changed.value)
+    (e,) = seasons.state(sid).episodes
+    assert sorted(e.main_seats.values()) == [4, 5, 6]
+
+
+def test_a_main_match_is_recorded_once_from_the_match_it_was_read_from(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    sid = seasons.create_season(name="Races", players=ROSTER, rules={"token_bonus": 3}).season_id
+    rr = game_parts("rocky-river", 3)
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    play_to_the_end(svc, main.match_id)
+    # another match put in its place under the service's feet
+    other = svc.create_match(
+        name="other",
+        players=at_balances(seasons, sid, [1, 2, 3]),
+        **{"setup": rr["setup"], "settings": rr["settings"]},
+    )
+    meanwhile(monkeypatch, tamper(engine, Episode, (sid, 1), main_match_id=other.match_id))
+    with pytest.raises(RuleError) as changed:
+        seasons.record_main(sid, 1)
+    assert changed.value.codes == ["season/changed"]
+    assert seasons.state(sid).episode(1).recorded_at is None
+    monkeypatch.undo()
+    tamper(engine, Episode, (sid, 1), main_match_id=main.match_id)()
+    # recorded meanwhile by another request: refused, its bonus given once
+    meanwhile(monkeypatch, lambda: seasons.record_main(sid, 1))
+    with pytest.raises(RuleError) as twice:
+        seasons.record_main(sid, 1)
+    assert twice.value.codes == ["season/recorded"]
+    bonuses = [x for x in seasons.state(sid).ledger if x.entered_by == "referee"]
+    assert len(bonuses) == (1 if seasons.state(sid).episode(1).token_holder else 0)
