@@ -21,7 +21,9 @@ from wtforms import (
 from forms.filters import strip
 from forms.orders import choices
 
-# the roster rows the create page shows (a blank row is left out); ?rows= asks for more
+# the roster rows the create page shows (a blank row is left out); ?rows= asks for more,
+# up to MAX_ROSTER_ROWS (a season's most players, referee.seasons.MAX_PLAYERS): a post
+# of more rows is refused before any form is built (referee.web.season_pages)
 ROSTER_ROWS = 8
 MAX_ROSTER_ROWS = 64
 TOKEN_LASTS_CHOICES = choices([("episode", "one episode"), ("until_used", "until used")])
@@ -45,7 +47,9 @@ class NewSeasonForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     token_lasts = RadioField(
         "A Token of Life lasts", choices=TOKEN_LASTS_CHOICES, default="episode"
     )
-    players = FieldList(FormField(RosterRowForm), min_entries=ROSTER_ROWS)
+    players = FieldList(
+        FormField(RosterRowForm), min_entries=ROSTER_ROWS, max_entries=MAX_ROSTER_ROWS
+    )
 
 
 class SeasonActionForm(FlaskForm):  # type: ignore[misc]

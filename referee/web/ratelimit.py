@@ -37,6 +37,10 @@ The create form (``POST /new``) is limited twice:
   game's set-up checks (a set-up report may run solvers), the most work a
   public request can cause.
 
+The season create form (``POST /seasons/new``, issue 22) counts towards the
+same ``RATELIMIT_CREATE_FORM``, in one count shared with ``POST /new`` (both
+public creation forms: ten a minute per address in all, not ten of each).
+
 Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
 minute per address; an answer 304 "not modified" is free).
 """
@@ -57,7 +61,7 @@ DEFAULT_PICTURES = "60 per minute"
 FAILED_STATUSES = frozenset({401, 403, 404})
 SCOPE = "failed-token-attempts"
 EXTENSION = "referee_limiter"
-CREATE_FORM = "public.new_match"
+CREATE_FORMS = frozenset({"public.new_match", "seasons.new"})  # one count for both
 PNG_PICTURES = frozenset({"pictures.png"})  # every picture of every game, as PNG
 
 DEFAULTS: dict[str, Any] = {
@@ -93,7 +97,7 @@ def _drawn(response: Response) -> bool:
 
 
 def _not_a_create_post() -> bool:
-    return request.endpoint != CREATE_FORM or request.method != "POST"
+    return request.endpoint not in CREATE_FORMS or request.method != "POST"
 
 
 def _not_an_admin_key_attempt() -> bool:
@@ -159,6 +163,7 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     failed_attempts(_not_a_season_link)(blueprints["seasons"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
+    create_form(blueprints["seasons"])  # the same count: POST /new and POST /seasons/new
     pictures(blueprints["pictures"])
     failed_attempts()(blueprints["calendars"])  # a wrong seat-feed key counts as a wrong link
     calendars(blueprints["calendars"])

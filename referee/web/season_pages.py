@@ -32,6 +32,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from forms.orders import choices
 from forms.season import (
@@ -124,9 +125,40 @@ def _new_field(p: Problem) -> str:
     return ""
 
 
+def _too_many_rows(sent: int, what: str) -> RuleError | None:
+    """The refusal of a post of more than :data:`MAX_ROSTER_ROWS` ``what``
+    (issue 22: 20,000 rows built 20,000 form rows and a 12.7 MB page)."""
+    if sent <= MAX_ROSTER_ROWS:
+        return None
+    return RuleError.single(
+        "season/too_many_rows",
+        f"a season has at most {MAX_ROSTER_ROWS} players, so at most {MAX_ROSTER_ROWS} "
+        f"{what} can be sent; this form sent {sent}. Nothing was created.",
+        "players",
+    )
+
+
+def _roster_rows() -> int:
+    """How many roster rows the posted form holds, counted as the roster's
+    FieldList would build them (its distinct ``players-N-`` numbers), before
+    any form is built."""
+    numbers = set()
+    for key in request.form:
+        if key.startswith("players"):
+            part = key[len("players-") :].split("-", 1)[0]
+            if part.isdigit() and part.isascii():
+                numbers.add(int(part))
+    return len(numbers)
+
+
 @bp.route("/seasons/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
-    form = NewSeasonForm()
+    too_many = _too_many_rows(_roster_rows(), "roster rows") if request.method == "POST" else None
+    if too_many is not None:  # the page again with its normal rows, what else was typed kept
+        rest = [(k, v) for k, v in request.form.items(multi=True) if not k.startswith("players")]
+        form = NewSeasonForm(formdata=MultiDict(rest))
+    else:
+        form = NewSeasonForm()
     if request.method == "GET":
         while len(form.players.entries) < _rows():
             form.players.append_entry()
@@ -142,6 +174,8 @@ def new() -> ResponseReturnValue:
 
     if not form.is_submitted():
         return page([])
+    if too_many is not None:
+        return page(list(too_many.problems)), status_for(too_many)
     if not form.validate():
         invalid = form_problems(form)
         return page(invalid), status_for(RuleError(invalid))
@@ -384,6 +418,9 @@ def add_entry(token: str) -> ResponseReturnValue:
 @bp.post("/season-host/<token>/main")
 def main_match(token: str) -> ResponseReturnValue:
     season_id = _host_season(token)
+    too_many = _too_many_rows(len(request.form.getlist("players")), "chosen players")
+    if too_many is not None:  # before the form is built
+        return _host_page(token, season_id, action="main", exc=too_many)
     form = MainMatchForm()
     form.players.choices = choices((p, p) for p in request.form.getlist("players"))
     try:

@@ -16,8 +16,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
+from sqlmodel import Session, select
 
+from forms.season import MAX_ROSTER_ROWS, ROSTER_ROWS, NewSeasonForm
 from referee.matchfile import seed_digest
+from referee.models import Season
 from referee.seasons import Seasons
 from referee.service import Referee
 
@@ -350,3 +353,96 @@ def test_the_season_host_chooses_no_seed(app: Flask, client: FlaskClient, svc: R
     host_page = html(client.get(host))
     assert posted not in host_page and death.seed not in host_page
     assert death.seed not in html(client.get(f"/matches/{death.id}"))
+
+
+# ---- bounded rows and the creation limit (issue 22) ------------------------------------
+
+
+def roster_rows(count: int, named: bool = False) -> dict[str, str]:
+    """The create form's fields with ``count`` roster rows (blank or named)."""
+    data = {"name": "Rows", "token_bonus": "0", "token_lasts": "episode"}
+    for i in range(count):
+        data[f"players-{i}-name"] = f"P{i}" if named else ""
+        data[f"players-{i}-garnets"] = "0"
+    return data
+
+
+def rows_shown(text: str) -> int:
+    return len(re.findall(r'name="players-\d+-name"', text))
+
+
+def test_roster_rows_are_bounded_before_the_form_is_built(app: Flask, client: FlaskClient) -> None:
+    """Issue 22: 20,000 posted rows built 20,000 form rows and a 12.7 MB page.
+    More than MAX_ROSTER_ROWS (64) distinct rows are refused at once, with the
+    page's normal rows; 64 are taken."""
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    seasons: Seasons = app.extensions["seasons"]
+    huge = {"name": "Rows", **{f"players-{i}-name": "" for i in range(20_000)}}
+    for data in (roster_rows(MAX_ROSTER_ROWS + 1), huge):
+        r = client.post("/seasons/new", data=data)
+        text = html(r)
+        assert r.status_code == 422, len(data)
+        assert 'data-code="season/too_many_rows"' in text
+        assert f"at most {MAX_ROSTER_ROWS} roster rows" in text
+        assert rows_shown(text) == ROSTER_ROWS and len(text) < 100_000
+        assert 'value="Rows"' in text  # the season's name is kept
+    # rows counted by their numbers: one row of many fields is one row, "007" is row 7
+    one = {"name": "Rows", **{f"players-0-{k}": "" for k in ("name", "garnets", "email", "x")}}
+    assert "too_many_rows" not in html(client.post("/seasons/new", data=one))
+    repeated = {**roster_rows(MAX_ROSTER_ROWS), "players-007-name": "P7"}
+    assert "too_many_rows" not in html(client.post("/seasons/new", data=repeated))
+    with Session(seasons.engine) as session:
+        assert session.exec(select(Season)).all() == []  # nothing was created
+    largest = client.post("/seasons/new", data=roster_rows(MAX_ROSTER_ROWS, named=True))
+    assert largest.status_code == 200 and "is ready" in html(largest)  # links shown once
+    (season,) = Session(seasons.engine).exec(select(Season)).all()
+    assert len(seasons.state(season.id).players) == MAX_ROSTER_ROWS
+
+
+def test_the_roster_field_list_takes_at_most_max_roster_rows(app: Flask) -> None:
+    with app.test_request_context(method="POST", data=roster_rows(MAX_ROSTER_ROWS + 6)):
+        form = NewSeasonForm(meta={"csrf": False})
+        assert len(form.players.entries) == MAX_ROSTER_ROWS
+
+
+def test_the_main_match_players_are_bounded(app: Flask, client: FlaskClient) -> None:
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    seasons: Seasons = app.extensions["seasons"]
+    for count in (MAX_ROSTER_ROWS + 1, 20_000):
+        r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1"] * count})
+        text = html(r)
+        assert r.status_code == 422 and "season/too_many_rows" in text, count
+        assert len(text) < 200_000
+    # the largest list this check takes goes on to the next checks (Forks takes 2 to 6)
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1"] * MAX_ROSTER_ROWS})
+    assert r.status_code == 422 and "too_many_rows" not in html(r)
+    assert 'data-code="demo/bad_players"' in html(r)
+    assert seasons.state(sid).episodes == []
+
+
+def test_creating_seasons_is_rate_limited_with_creating_matches(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Each POST /seasons/new counts towards RATELIMIT_CREATE_FORM (10 a minute
+    per address by default), in the same count as POST /new; showing the form
+    is free."""
+    assert app.config["RATELIMIT_CREATE_FORM"] == "10 per minute"
+    for _ in range(5):
+        assert client.get("/seasons/new").status_code == 200
+    for i in range(10):
+        assert client.post("/seasons/new", data={"name": f"S{i}"}).status_code == 422
+    limited = client.post("/seasons/new", data=roster_rows(2, named=True))
+    assert limited.status_code == 429 and "Too many requests" in html(limited)
+    assert "Retry-After" in limited.headers
+    assert client.get("/seasons/new").status_code == 200
+    assert client.post("/new", data={"name": "m"}).status_code == 429  # one count for both
+    other = {"environ_base": {"REMOTE_ADDR": "2.2.2.5"}}
+    assert client.post("/seasons/new", data=roster_rows(2, named=True), **other).status_code == 303
+
+
+def test_matches_count_towards_the_season_creation_limit(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_CREATE_FORM"] = "3 per minute"
+    for _ in range(3):
+        assert client.post("/new", data={"name": "m"}).status_code != 429
+    assert client.post("/seasons/new", data=roster_rows(2, named=True)).status_code == 429
