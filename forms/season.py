@@ -12,6 +12,7 @@ from wtforms import (
     FieldList,
     Form,
     FormField,
+    PasswordField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -50,6 +51,8 @@ class NewSeasonForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     players = FieldList(
         FormField(RosterRowForm), min_entries=ROSTER_ROWS, max_entries=MAX_ROSTER_ROWS
     )
+    # shown and checked only on a server with an admin key (REFEREE_ADMIN_KEY), as on /new
+    admin_key = PasswordField("Admin key of this server")
 
 
 class SeasonActionForm(FlaskForm):  # type: ignore[misc]

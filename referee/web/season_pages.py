@@ -15,6 +15,7 @@ not derived from anything).
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 from datetime import timedelta
@@ -118,7 +119,7 @@ def _rows() -> int:
 
 
 def _new_field(p: Problem) -> str:
-    if p.field in ("name", "token_bonus", "token_lasts"):
+    if p.field in ("name", "token_bonus", "token_lasts", "admin_key"):
         return p.field
     if p.field == "rules":
         return "token_bonus"
@@ -153,6 +154,7 @@ def _roster_rows() -> int:
 
 @bp.route("/seasons/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
+    admin_key = current_app.config.get("ADMIN_KEY")
     too_many = _too_many_rows(_roster_rows(), "roster rows") if request.method == "POST" else None
     if too_many is not None:  # the page again with its normal rows, what else was typed kept
         rest = [(k, v) for k, v in request.form.items(multi=True) if not k.startswith("players")]
@@ -170,15 +172,27 @@ def new() -> ResponseReturnValue:
             problems=problems,
             errors=group_problems(problems, _new_field),
             more_rows=min(len(form.players.entries) + 8, MAX_ROSTER_ROWS),
+            need_admin_key=bool(admin_key),
         )
 
     if not form.is_submitted():
         return page([])
-    if too_many is not None:
-        return page(list(too_many.problems)), status_for(too_many)
     if not form.validate():
         invalid = form_problems(form)
         return page(invalid), status_for(RuleError(invalid))
+    # the key first, before any work; a wrong one counts as a failed attempt, as on
+    # /new and the API (referee.web.ratelimit)
+    if admin_key and not hmac.compare_digest(
+        (form.admin_key.data or "").encode(), str(admin_key).encode()
+    ):
+        refusal = Problem(
+            "auth/unauthorized",
+            "creating seasons on this server needs its admin key",
+            "admin_key",
+        )
+        return page([refusal]), 401
+    if too_many is not None:
+        return page(list(too_many.problems)), status_for(too_many)
     roster: list[dict[str, Any]] = []
     for entry in form.players.entries:
         name = entry.form.name.data or ""

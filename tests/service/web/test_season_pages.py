@@ -446,3 +446,79 @@ def test_matches_count_towards_the_season_creation_limit(app: Flask, client: Fla
     for _ in range(3):
         assert client.post("/new", data={"name": "m"}).status_code != 429
     assert client.post("/seasons/new", data=roster_rows(2, named=True)).status_code == 429
+
+
+# ---- the admin key (issue 22) ------------------------------------------------------------
+
+ADMIN_KEY = "season-key-" + "k" * 30
+
+
+def seasons_made(app: Flask) -> int:
+    with Session(app.extensions["seasons"].engine) as session:
+        return len(session.exec(select(Season)).all())
+
+
+def test_creating_a_season_needs_the_admin_key_where_there_is_one(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: with REFEREE_ADMIN_KEY set, /api/seasons needed it and
+    /seasons/new did not (and its host page then makes matches of any game).
+    The key is checked before any work; a refusal names the field."""
+    app.config["ADMIN_KEY"] = ADMIN_KEY
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    page = html(client.get("/seasons/new"))
+    assert 'name="admin_key"' in page and 'type="password"' in page
+    seasons: Seasons = app.extensions["seasons"]
+    real = seasons.create_season
+
+    def no_work(**kwargs: Any) -> Any:
+        raise AssertionError("the season was made before the admin key was checked")
+
+    monkeypatch.setattr(seasons, "create_season", no_work)
+    for extra in ({}, {"admin_key": ""}, {"admin_key": "wrong"}, {"admin_key": ADMIN_KEY[:-1]}):
+        r = client.post("/seasons/new", data={**roster_rows(2, named=True), **extra})
+        text = html(r)
+        assert r.status_code == 401, extra
+        assert 'data-code="auth/unauthorized"' in text and "needs its admin key" in text
+        assert 'id="admin_key-errors"' in text  # beside the field
+        assert 'value="P0"' in text  # what was typed is kept
+    # too many rows without the key: refused for the key first
+    r = client.post("/seasons/new", data=roster_rows(MAX_ROSTER_ROWS + 1))
+    assert r.status_code == 401
+    monkeypatch.setattr(seasons, "create_season", real)
+    assert seasons_made(app) == 0
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": ADMIN_KEY})
+    assert r.status_code == 303 and seasons_made(app) == 1
+
+
+def test_wrong_admin_keys_on_the_season_form_count_as_failed_attempts(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["ADMIN_KEY"] = ADMIN_KEY
+    app.config["RATELIMIT_FAILED_TOKENS"] = "3 per minute"
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    for _ in range(2):
+        r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": "guess"})
+        assert r.status_code == 401
+    api = client.post("/api/seasons", json={}, headers={"Authorization": "Bearer guess"})
+    assert api.status_code == 401  # the API's wrong keys are the same count
+    right = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": ADMIN_KEY})
+    assert right.status_code == 429 and "Too many attempts" in html(right)
+    assert client.get("/seasons/new").status_code == 200  # the page itself still opens
+    other = {"environ_base": {"REMOTE_ADDR": "2.2.2.6"}}
+    data = {**roster_rows(2, named=True), "admin_key": ADMIN_KEY}
+    assert client.post("/seasons/new", data=data, **other).status_code == 303
+    assert seasons_made(app) == 1
+
+
+def test_without_an_admin_key_the_season_form_asks_for_none_and_counts_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["RATELIMIT_FAILED_TOKENS"] = "2 per minute"
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    assert 'name="admin_key"' not in html(client.get("/seasons/new"))
+    for _ in range(4):  # refused for their content, not a failed key
+        r = client.post("/seasons/new", data={"name": "", "admin_key": "anything"})
+        assert r.status_code == 422
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": "anything"})
+    assert r.status_code == 303
