@@ -61,7 +61,7 @@ from sqlmodel import Session, col, select
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Episode, LedgerEntry, Season, SeasonPlayer
-from referee.names import name_fault
+from referee.names import look_alikes, name_fault, shown
 from referee.notify.checks import check_email
 from referee.ruleset import DEFAULT_RULESET
 from referee.service import MAX_GARNETS, Created, Referee, new_token, token_hash
@@ -322,12 +322,14 @@ class Seasons:
                 )
             )
         else:
-            seen: set[str] = set()
+            named: list[tuple[int, str]] = []  # (row, name) of each row read
             for i, p in enumerate(players, start=1):
                 try:
-                    roster.append(_roster_entry(p, i, seen))
+                    roster.append(_roster_entry(p, i))
+                    named.append((i, roster[-1][0]))
                 except RuleError as exc:
                     problems.extend(exc.problems)
+            problems.extend(_look_alike_problems(named))
         if problems:
             raise RuleError(problems)
         assert isinstance(name, str)
@@ -802,7 +804,23 @@ def _why_not(state: SeasonState, e: Episode, opponent: object) -> str:
     return f"{who} holds a Token of Life"
 
 
-def _roster_entry(raw: object, i: int, seen: set[str]) -> tuple[str, str | None, int]:
+def _look_alike_problems(named: Sequence[tuple[int, str]]) -> list[Problem]:
+    """The roster's names that look alike (issue 22): the rule a match's players
+    follow (:func:`referee.names.look_alikes`, ``match/confusable_names``), so
+    that a Main Match of every player is never refused for its names."""
+    return [
+        Problem(
+            "season/confusable_names",
+            f"players {row_a} and {row_b} have names that look alike, {shown(name_a)} and "
+            f"{shown(name_b)}: they differ only by case, invisible characters, compatibility "
+            "forms or look-alike letters; give the players names that can be told apart",
+            "players",
+        )
+        for (row_a, name_a), (row_b, name_b) in look_alikes(named)
+    ]
+
+
+def _roster_entry(raw: object, i: int) -> tuple[str, str | None, int]:
     where = f"player {i}"
     if not isinstance(raw, Mapping):
         raise RuleError.single("season/bad_players", f"{where} must be an object with a name")
@@ -816,9 +834,6 @@ def _roster_entry(raw: object, i: int, seen: set[str]) -> tuple[str, str | None,
         raise RuleError.single("season/bad_players", f"{where} needs a name of 1 to 100 characters")
     if (fault := name_fault(name)) is not None:
         raise RuleError.single("season/bad_players", f"{where}'s name: {fault}")
-    if name.strip().casefold() in seen:
-        raise RuleError.single("season/bad_players", f"{where}: the name {name!r} is taken")
-    seen.add(name.strip().casefold())
     email = raw.get("email")
     checked = check_email(email, where) if email not in (None, "") else None
     garnets = raw.get("garnets", 0)

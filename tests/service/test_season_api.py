@@ -368,6 +368,11 @@ def test_creating_seasons_may_need_the_admin_key(db_url: str) -> None:
         ({"name": "", "players": ROSTER}, "season/bad_name", "name"),
         ({"name": "S", "players": ROSTER[:1]}, "season/bad_players", "players"),
         (
+            {"name": "S", "players": [{"name": "Ana"}, {"name": "\u0410na"}]},
+            "season/confusable_names",
+            "players",
+        ),
+        (
             {"name": "S", "players": ROSTER, "rules": {"token_bonus": -1}},
             "season/bad_rules",
             "token_bonus",

@@ -12,12 +12,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 import referee.seasons as seasons_module
+from referee.db import make_engine, migrate
 from referee.errors import RuleError
 from referee.models import Episode, SeasonPlayer
+from referee.names import shown
 from referee.ruleset import get_ruleset
 from referee.season_files import standings_post
 from referee.season_views import season_view
@@ -191,7 +195,7 @@ def test_each_player_reaches_their_own_matches_only(engine: Engine) -> None:
         ({"token_lasts": "forever"}, ROSTER, "season/bad_rules"),
         ({"bonus": 1}, ROSTER, "season/bad_rules"),
         (None, ROSTER[:1], "season/bad_players"),
-        (None, [{"name": "Ana"}, {"name": "ana"}], "season/bad_players"),
+        (None, [{"name": "Ana"}, {"name": "ana"}], "season/confusable_names"),
         (None, [{"name": "Ana"}, {"name": "Bo", "garnets": -2}], "season/bad_players"),
         (None, [{"name": "Ana"}, {"name": "Bo", "email": "nope"}], "notify/bad_email"),
         (None, [{"name": "Ana"}, {"name": "Bo", "role": "x"}], "season/bad_players"),
@@ -535,3 +539,50 @@ def test_a_main_match_is_recorded_once_from_the_match_it_was_read_from(
     assert twice.value.codes == ["season/recorded"]
     bonuses = [x for x in seasons.state(sid).ledger if x.entered_by == "referee"]
     assert len(bonuses) == (1 if seasons.state(sid).episode(1).token_holder else 0)
+
+
+# ---- look-alike names (issue 22) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "alike",
+    ["\u0410na", "A\u200bna", "ana", "\uff21na", " Ana  "],
+    ids=["cyrillic-A", "zero-width-space", "case", "fullwidth-A", "spaces"],
+)
+def test_look_alike_names_are_refused_in_a_roster(engine: Engine, alike: str) -> None:
+    """Issue 22: the roster refused only names equal once case-folded, while a
+    match refuses look-alikes, so a Main Match of all the players was refused."""
+    seasons = Seasons(Referee(engine, Clock()), SECRET)
+    players = [{"name": "Ana"}, {"name": "Bo"}, {"name": alike}]
+    with pytest.raises(RuleError) as refused:
+        seasons.create_season(name="Alike", players=players)
+    assert refused.value.codes == ["season/confusable_names"]
+    message = str(refused.value)
+    assert "players 1 and 3" in message and f'"Ana" and {shown(alike.strip())}' in message
+    # names that can be told apart are taken
+    made = seasons.create_season(name="Apart", players=[{"name": "Ana"}, {"name": "Anna"}])
+    assert [p.name for p in seasons.state(made.season_id).players] == ["Ana", "Anna"]
+
+
+CONFUSING = "Aa\u0410\u0391\uff21\u200b\u00ad 0Oo\u03bf1lIrnm"
+
+
+@given(names=st.lists(st.text(alphabet=CONFUSING, min_size=1, max_size=4), min_size=2, max_size=6))
+@settings(max_examples=150, deadline=None, database=None)
+def test_any_roster_taken_gives_a_main_match_of_everyone(names: list[str]) -> None:
+    """Whatever names a season takes, a Main Match of all its players is taken
+    by the match service (its name checks are the season's)."""
+    engine = make_engine("sqlite://")
+    migrate(engine)
+    seasons = Seasons(Referee(engine, Clock()), SECRET)
+    try:
+        try:
+            made = seasons.create_season(name="Any", players=[{"name": n} for n in names])
+        except RuleError as exc:
+            assert set(exc.codes) <= {"season/bad_players", "season/confusable_names"}, exc
+            return
+        parts = game_parts("forks-2e", len(names))
+        number, _ = seasons.create_main_match(made.season_id, **parts)
+        assert number == 1
+    finally:
+        engine.dispose()

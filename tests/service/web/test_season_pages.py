@@ -522,3 +522,11 @@ def test_without_an_admin_key_the_season_form_asks_for_none_and_counts_nothing(
         assert r.status_code == 422
     r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": "anything"})
     assert r.status_code == 303
+
+
+def test_look_alike_names_are_refused_on_the_form(app: Flask, client: FlaskClient) -> None:
+    data = {"name": "Alike", "players-0-name": "Ana", "players-1-name": "A\u200bna"}
+    r = client.post("/seasons/new", data=data)
+    assert r.status_code == 422 and 'data-code="season/confusable_names"' in html(r)
+    assert "&#34;A&lt;U+200B&gt;na&#34;" in html(r) or '"A&lt;U+200B&gt;na"' in html(r)
+    assert seasons_made(app) == 0
