@@ -99,9 +99,11 @@ def _games(players: int | None = None) -> list[tuple[str, str]]:
 
 
 def _int(text: str | None) -> object:
-    """A whole number typed in a form, or what was typed (the service names it)."""
+    """A whole number typed in a form, in ASCII digits (issue 22: ``²`` passes
+    ``isdigit()`` and then fails ``int()``; an Arabic-Indic one, U+0661, is
+    read by ``int()`` as 1), or what was typed (the service names it)."""
     text = (text or "").strip()
-    if re.fullmatch(r"[+-]?\d{1,9}", text):
+    if re.fullmatch(r"[+-]?[0-9]{1,9}", text):
         return int(text)
     return text
 
@@ -139,23 +141,32 @@ def _too_many_rows(sent: int, what: str) -> RuleError | None:
     )
 
 
-def _roster_rows() -> int:
-    """How many roster rows the posted form holds, counted as the roster's
-    FieldList would build them (its distinct ``players-N-`` numbers), before
-    any form is built."""
+def _bad_roster_rows() -> RuleError | None:
+    """The refusal of a posted roster the page cannot read, before any form is
+    built: more than :data:`MAX_ROSTER_ROWS` rows, counted as the roster's
+    FieldList would build them (its distinct ``players-N-`` numbers), or a row
+    numbered in other than ASCII digits (which the FieldList would take for
+    a number, then fail to read: a 500)."""
     numbers = set()
     for key in request.form:
         if key.startswith("players"):
             part = key[len("players-") :].split("-", 1)[0]
-            if part.isdigit() and part.isascii():
+            if part.isdigit() and not part.isascii():
+                return RuleError.single(
+                    "season/bad_rows",
+                    f"the form sent a row numbered {part[:10]!r}: the page's rows are "
+                    "numbered 0, 1, 2... Nothing was created.",
+                    "players",
+                )
+            if part.isdigit():
                 numbers.add(int(part))
-    return len(numbers)
+    return _too_many_rows(len(numbers), "roster rows")
 
 
 @bp.route("/seasons/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
     admin_key = current_app.config.get("ADMIN_KEY")
-    too_many = _too_many_rows(_roster_rows(), "roster rows") if request.method == "POST" else None
+    too_many = _bad_roster_rows() if request.method == "POST" else None
     if too_many is not None:  # the page again with its normal rows, what else was typed kept
         rest = [(k, v) for k, v in request.form.items(multi=True) if not k.startswith("players")]
         form = NewSeasonForm(formdata=MultiDict(rest))
@@ -440,7 +451,7 @@ def main_match(token: str) -> ResponseReturnValue:
     try:
         _checked(form)
         game = _game_of(form)
-        chosen = [int(p) for p in form.players.data or [] if p.isdigit()]
+        chosen = _player_numbers(form.players.data or [])
         number, made = seasons().create_main_match(
             season_id,
             players=chosen,
@@ -450,6 +461,19 @@ def main_match(token: str) -> ResponseReturnValue:
         return _host_page(token, season_id, action="main", exc=exc, forms={"main": form})
     _keep_match(season_id, made.match_id, made.host_token, f"episode {number}, Main Match")
     return _done(token, f"Episode {number}'s Main Match is created: its host link is below.")
+
+
+def _player_numbers(sent: list[str]) -> list[int]:
+    """The players chosen on the Main Match form, each a number in ASCII digits."""
+    numbers = [_int(p) for p in sent]
+    bad = [p for p, n in zip(sent, numbers, strict=True) if not isinstance(n, int)]
+    if bad:
+        raise RuleError.single(
+            "season/bad_players",
+            f"{bad[0][:20]!r} is not a player number: choose the players from the list",
+            "players",
+        )
+    return [n for n in numbers if isinstance(n, int)]
 
 
 @bp.post("/season-host/<token>/record")
@@ -603,12 +627,12 @@ def choose(token: str) -> ResponseReturnValue:
         if not form.opponent.data:
             raise RuleError.single("season/bad_opponent", "choose your opponent", "opponent")
         episode = _open_episode(season_id)
-        seasons().choose_opponent(
-            season_id, episode, chooser=number, opponent=_int(form.opponent.data)
-        )
+        opponent = _int(form.opponent.data)
+        seasons().choose_opponent(season_id, episode, chooser=number, opponent=opponent)
     except RuleError as exc:
         return _player_page(token, season_id, number, exc=exc)
-    name = _state(season_id).player(int(form.opponent.data)).name
+    assert isinstance(opponent, int)  # the service took it
+    name = _state(season_id).player(opponent).name
     flash(f"You chose {name} as your opponent in the Death Match.", "notice")
     return redirect(url_for("seasons.player", token=token), code=303)
 

@@ -530,3 +530,59 @@ def test_look_alike_names_are_refused_on_the_form(app: Flask, client: FlaskClien
     assert r.status_code == 422 and 'data-code="season/confusable_names"' in html(r)
     assert "&#34;A&lt;U+200B&gt;na&#34;" in html(r) or '"A&lt;U+200B&gt;na"' in html(r)
     assert seasons_made(app) == 0
+
+
+# ---- numbers are ASCII digits (issue 22) ----------------------------------------------
+
+NOT_ASCII_NUMBERS = ["\u00b2", "\u00b9", "\u2460", "\u0661"]  # ² ¹ ① and Arabic-Indic 1
+NOT_ASCII_IDS = ["superscript-2", "superscript-1", "circled-1", "arabic-indic-1"]
+
+
+@pytest.mark.parametrize("typed", NOT_ASCII_NUMBERS, ids=NOT_ASCII_IDS)
+def test_a_player_number_is_ascii_digits(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """Issue 22: ``²``, ``¹`` or ``①`` as a Main Match player gave a 500
+    (``isdigit()`` then ``int()``); a number is read as ASCII digits only, and
+    anything else is refused with a problem naming it, on every season form."""
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", typed]})
+    assert r.status_code == 422, html(r)
+    assert 'data-code="season/bad_players"' in html(r)
+    assert f"{typed!r} is not a player number" in html(r).replace("&#39;", "'")
+    assert seasons.state(sid).episodes == []
+    entries = len(seasons.state(sid).ledger)
+    r = client.post(f"{host}/entry", data={"player": typed, "change": "1", "reason": "r"})
+    assert r.status_code == 422 and len(seasons.state(sid).ledger) == entries
+    r = client.post(f"{host}/entry", data={"player": "1", "change": typed, "reason": "r"})
+    assert r.status_code == 422 and 'id="entry-change-errors"' in html(r)
+    assert len(seasons.state(sid).ledger) == entries
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "token_bonus": typed})
+    assert r.status_code == 422 and 'id="token_bonus-errors"' in html(r)
+    r = client.post("/seasons/new", data={"name": "N", f"players-{typed}-name": "Ana"})
+    assert r.status_code == 422 and 'data-code="season/bad_rows"' in html(r)
+    assert client.get(f"/seasons/new?rows={typed}").status_code == 200
+    # the candidate's choice and the host's entered loser
+    rr = {"game": "rocky-river", "setup": {"map": "three-rapids"}}
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    play_to_the_end(app.extensions["referee"], main.match_id)
+    outcome = seasons.record_main(sid, 1)
+    r = client.post(f"{links['players'][outcome.candidate]}/opponent", data={"opponent": typed})
+    assert r.status_code == 422 and 'data-code="season/bad_opponent"' in html(r)
+    seasons.choose_opponent(
+        sid, 1, chooser=outcome.candidate, opponent=seasons.opponents(sid, 1)[0]
+    )
+    r = client.post(f"{host}/result", data={"loser": typed, "sure": "y"})
+    assert r.status_code == 422 and 'data-code="season/bad_loser"' in html(r)
+    assert seasons.state(sid).episode(1).loser is None
+
+
+def test_ascii_numbers_with_a_sign_or_spaces_are_read(app: Flask, client: FlaskClient) -> None:
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "+2", " 3 "]})
+    assert r.status_code == 303, html(r)
+    assert sorted(seasons.state(sid).episode(1).main_seats.values()) == [1, 2, 3]
