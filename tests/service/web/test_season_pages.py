@@ -24,7 +24,7 @@ from referee.models import Season
 from referee.seasons import Seasons
 from referee.service import Referee
 
-from ..test_seasons import play_to_the_end, seed_where
+from ..test_seasons import at_balances, game_parts, play_to_the_end, seed_where
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 SEASON_NAME = '"><script>alert(1)</script> S1'
@@ -586,3 +586,55 @@ def test_ascii_numbers_with_a_sign_or_spaces_are_read(app: Flask, client: FlaskC
     r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "+2", " 3 "]})
     assert r.status_code == 303, html(r)
     assert sorted(seasons.state(sid).episode(1).main_seats.values()) == [1, 2, 3]
+
+
+# ---- a Token of Life lasts one episode by default ---------------------------------------
+
+
+def test_a_token_of_life_protects_in_its_own_episode_only(app: Flask, client: FlaskClient) -> None:
+    """With the default rules (``token_lasts: "episode"``) the holder of episode
+    1's Token of Life is protected in episode 1 and choosable in episode 2, on
+    the service and on the candidate's page."""
+    seasons: Seasons = app.extensions["seasons"]
+    svc: Referee = app.extensions["referee"]
+    made = seasons.create_season(name="One episode", players=[{"name": n} for n, _ in ROSTER])
+    sid = made.season_id
+    assert seasons.state(sid).season.rules["token_lasts"] == "episode"
+    rr = game_parts("rocky-river", 3)
+    seed = seed_where(
+        svc, at_balances(seasons, sid, [1, 2, 3]), lambda t, cand: t is not None and t != cand
+    )
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+    play_to_the_end(svc, main.match_id)
+    first = seasons.record_main(sid, 1)
+    holder = first.token_holder
+    assert holder is not None and holder != first.candidate
+
+    def page_of(candidate: int) -> str:
+        return html(client.get(f"/season/{made.player_tokens[candidate]}"))
+
+    # episode 1: protected
+    assert holder not in seasons.opponents(sid, 1)
+    assert re.search(
+        rf'id="opponent-{holder}" disabled.*?\(holds a Token of Life\)',
+        page_of(first.candidate),
+        re.S,
+    )
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=opponent)
+    seasons.record_death(sid, 1, loser=opponent)
+
+    # episode 2, which the holder does not play: choosable, shown so
+    others = [p for p in seasons.state(sid).remaining() if p != holder][:3]
+    _, main2 = seasons.create_main_match(sid, players=others, **rr)
+    play_to_the_end(svc, main2.match_id)
+    second = seasons.record_main(sid, 2)
+    assert holder in seasons.opponents(sid, 2)
+    assert holder not in seasons.state(sid).tokens(2)
+    page = page_of(second.candidate)
+    assert re.search(
+        rf'<input type="radio" name="opponent" value="{holder}" id="opponent-{holder}">', page
+    )
+    assert not re.search(rf'id="opponent-{holder}-why"', page)
+    seasons.choose_opponent(sid, 2, chooser=second.candidate, opponent=holder)  # taken
+    assert seasons.state(sid).episode(2).opponent == holder
