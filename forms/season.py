@@ -93,6 +93,15 @@ class LoserForm(FlaskForm):  # type: ignore[misc]
     sure = BooleanField("I am sure: the loser is eliminated (this cannot be undone)")
 
 
+class ReissueForm(FlaskForm):  # type: ignore[misc]
+    """The host re-issues a player's season link ("I am sure")."""
+
+    player = SelectField("Player", validate_choice=False)
+    sure = BooleanField(
+        "I am sure: the player's old season link, and the match links it gave, stop working"
+    )
+
+
 class OpponentForm(FlaskForm):  # type: ignore[misc]
     """The Elimination Candidate's choice of opponent."""
 

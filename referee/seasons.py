@@ -33,7 +33,9 @@ Decisions (where the issue leaves a choice):
   the season page can link each of its player's matches without any link
   being stored; a database alone gives none of them. If a match's host
   re-issues a seat's link, the season page can no longer open that seat (it
-  says so) until the player has the new link.
+  says so) until the player has the new link. The host can give a player a
+  new season link (:meth:`Seasons.reissue_link`): the seat links derived from
+  the old one are derived again from the new one.
 - **Matches first, then the season**: a match is created in its own
   transaction, then recorded in the season's; a season step refused after the
   match was made (two hosts racing) leaves that match unused.
@@ -135,6 +137,18 @@ class CreatedSeason:
     season_id: str
     host_token: str
     player_tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class ReissuedLink:
+    """A player's new season link (shown once) and what became of their seats:
+    the matches whose seat link now derives from it, and those whose seat link
+    the match's host had re-issued (left alone)."""
+
+    player: int
+    token: str
+    moved: tuple[str, ...]
+    left: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -271,26 +285,77 @@ class Seasons:
         state = self.state(season_id)
         me = state.player(number)
         out: list[dict[str, Any]] = []
-        for e in state.episodes:
-            for kind, match_id, seats in (
-                ("main", e.main_match_id, e.main_seats),
-                ("death", e.death_match_id, e.death_seats),
-            ):
-                seat = next((int(s) for s, p in seats.items() if p == number), None)
-                if match_id is None or seat is None:
-                    continue
-                token = derived_seat_token(self.secret, me.token_hash, match_id)
-                live = self.referee.find_token(token) == (match_id, seat)
-                out.append(
-                    {
-                        "episode": e.number,
-                        "kind": kind,
-                        "match_id": match_id,
-                        "seat": seat,
-                        "path": f"/play/{token}" if live else None,
-                    }
-                )
+        for episode, kind, match_id, seat in _seats_of(state, number):
+            token = derived_seat_token(self.secret, me.token_hash, match_id)
+            live = self.referee.find_token(token) == (match_id, seat)
+            out.append(
+                {
+                    "episode": episode,
+                    "kind": kind,
+                    "match_id": match_id,
+                    "seat": seat,
+                    "path": f"/play/{token}" if live else None,
+                }
+            )
         return out
+
+    def _seat_hash(self, player_hash: str, match_id: str) -> str:
+        """The digest of a player's derived seat link in a match."""
+        return token_hash(derived_seat_token(self.secret, player_hash, match_id))
+
+    def reissue_link(self, season_id: str, number: object) -> ReissuedLink:
+        """A new random season link for player ``number`` (the host's step, issue
+        22): the old one stops opening anything at once, and so do the seat
+        links derived from it, in every match of the season where the player
+        has a seat: each is derived again from the new link (compare-and-set
+        under the match's lock, :meth:`Referee.replace_seat_token_hash`), except
+        where the match's host re-issued the seat's link (left alone).
+
+        The seats are moved first, each in its match's transaction, then the
+        season's link in the season's, re-checking under its lock that the
+        link is still the one the seats were moved from; if another re-issue
+        came first, this one is refused (``season/changed``) and moves its seats
+        on to the link that won. A server stopping in between leaves the moved
+        seats on a link never given out (the season page says to ask their
+        match's host); the old links open none of them."""
+        if type(number) is not int:
+            raise RuleError.single(
+                "season/unknown_player", f"this season has no player {number!r}", "player"
+            )
+        state = self.state(season_id)
+        old = state.player(number).token_hash
+        token = new_token()
+        new = token_hash(token)
+        moved: list[tuple[str, int]] = []
+        left: list[str] = []
+        for _, _, match_id, seat in _seats_of(state, number):
+            if self.referee.replace_seat_token_hash(
+                match_id,
+                seat,
+                expected=self._seat_hash(old, match_id),
+                new=self._seat_hash(new, match_id),
+            ):
+                moved.append((match_id, seat))
+            else:
+                left.append(match_id)
+        with transaction(self.engine) as session:
+            again = self._load(session, season_id, lock=True)
+            player = again.player(number)
+            current = player.token_hash
+            if current == old:
+                player.token_hash = new
+                session.add(player)
+                self._bump(session, again)
+        if current != old:  # another re-issue came first: its link is the player's
+            for match_id, seat in moved:
+                self.referee.replace_seat_token_hash(
+                    match_id,
+                    seat,
+                    expected=self._seat_hash(new, match_id),
+                    new=self._seat_hash(current, match_id),
+                )
+            raise _changed(f"{player.name}'s season link was re-issued meanwhile")
+        return ReissuedLink(number, token, tuple(m for m, _ in moved), tuple(left))
 
     # ---- creating -----------------------------------------------------------------
 
@@ -776,6 +841,21 @@ class Seasons:
             session.add_all([e, out])
             self._bump(session, again)
         return loser
+
+
+def _seats_of(state: SeasonState, number: int) -> list[tuple[int, str, str, int]]:
+    """(episode, "main" or "death", match id, seat) of each match of the season
+    where player ``number`` has a seat."""
+    out: list[tuple[int, str, str, int]] = []
+    for e in state.episodes:
+        for kind, match_id, seats in (
+            ("main", e.main_match_id, e.main_seats),
+            ("death", e.death_match_id, e.death_seats),
+        ):
+            seat = next((int(s) for s, p in seats.items() if p == number), None)
+            if match_id is not None and seat is not None:
+                out.append((e.number, kind, match_id, seat))
+    return out
 
 
 def _changed(what: str) -> RuleError:

@@ -10,7 +10,8 @@ every problem. Secret links are shown once, to the browser that made them, kept
 in its signed session for an hour (:func:`referee.web.pages.kept_in_session`):
 the season's links after creating it, each new match's host link after
 creating it (the season keeps only hashes, and its matches' host links are
-not derived from anything).
+not derived from anything). A player's new season link, which the host asks
+for, is shown once by the answer to that POST alone (``no-store``), not kept.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from forms.season import (
     MainMatchForm,
     NewSeasonForm,
     OpponentForm,
+    ReissueForm,
     SeasonActionForm,
 )
 from referee.errors import Problem, RuleError
@@ -365,6 +367,8 @@ def _host_page(
         loser_form.loser.choices = choices(
             (str(p), names[p]) for p in (step["candidate"], step["opponent"])
         )
+    reissue_form = forms.get("link") or ReissueForm(formdata=None)
+    reissue_form.player.choices = entry_form.player.choices
     problems = list(exc.problems) if exc is not None else []
     return render_template(
         "seasons/host.html",
@@ -379,6 +383,7 @@ def _host_page(
         main_form=main_form,
         death_form=death_form,
         loser_form=loser_form,
+        reissue_form=reissue_form,
         action_form=SeasonActionForm(formdata=None),
         new_matches=_kept_matches(season_id),
         public_url=external_url("seasons.standings", season_id=season_id),
@@ -552,6 +557,46 @@ def record_death(token: str) -> ResponseReturnValue:
         return _host_page(token, season_id, action="record_death", exc=exc)
     name = _state(season_id).player(loser).name
     return _done(token, f"{name} lost the Death Match and is eliminated.")
+
+
+@bp.post("/season-host/<token>/link")
+def reissue_link(token: str) -> ResponseReturnValue:
+    """A player's new season link, shown once by this answer itself (not kept in
+    the session): the old link, and the match links it gave, stop working."""
+    season_id = _host_season(token)
+    form = ReissueForm()
+    try:
+        _checked(form)
+        if not form.sure.data:
+            raise RuleError.single(
+                "form/not_confirmed",
+                "A new link cannot be undone: the player's old season link and the match "
+                "links it gave stop working. Tick “I am sure” beside the button to "
+                "confirm. Nothing was done.",
+                "sure",
+            )
+        made = seasons().reissue_link(season_id, _int(form.player.data))
+    except RuleError as exc:
+        if "season/unknown_player" in exc.codes:
+            exc = RuleError.single(
+                "season/unknown_player", "choose a player of the season", "player"
+            )
+        return _host_page(token, season_id, action="link", exc=exc, forms={"link": form})
+    state = _state(season_id)
+    response = current_app.make_response(
+        render_template(
+            "seasons/reissued.html",
+            view=season_view(state, "host"),
+            name=state.player(made.player).name,
+            number=made.player,
+            url=external_url("seasons.player", token=made.token),
+            moved=len(made.moved),
+            left=len(made.left),
+            host_url=url_for("seasons.host", token=token),
+        )
+    )
+    response.headers["Cache-Control"] = "no-store"  # it shows a secret link
+    return response
 
 
 # ---- a player's page ----------------------------------------------------------

@@ -26,7 +26,7 @@ from referee.ruleset import get_ruleset
 from referee.season_files import standings_post
 from referee.season_views import season_view
 from referee.seasons import MainOutcome, Seasons, check_rules, derived_seat_token
-from referee.service import Referee
+from referee.service import Referee, token_hash
 
 from .conftest import Clock
 
@@ -586,3 +586,113 @@ def test_any_roster_taken_gives_a_main_match_of_everyone(names: list[str]) -> No
         assert number == 1
     finally:
         engine.dispose()
+
+
+# ---- re-issuing a player's season link (issue 22) -----------------------------------------
+
+
+def seat_token(seasons: Seasons, sid: str, number: int, match_id: str) -> str | None:
+    """The seat link of a player's match as their season page offers it (None: none)."""
+    (link,) = [m for m in seasons.match_links(sid, number) if m["match_id"] == match_id]
+    path = link["path"]
+    return None if path is None else str(path).removeprefix("/play/")
+
+
+def two_matches_of_player_1(engine: Engine) -> tuple[Referee, Seasons, Any, str, str]:
+    """A season whose player 1 is the Elimination Candidate of episode 1 (seat 1
+    of its Main Match) and seat 1 of its Death Match (against player 4)."""
+    svc = Referee(engine, Clock())
+    seasons = Seasons(svc, SECRET)
+    made = seasons.create_season(name="Links", players=ROSTER)
+    sid = made.season_id
+    rr = game_parts("rocky-river", 3)
+    seed = seed_where(svc, at_balances(seasons, sid, [1, 2, 3]), lambda _t, cand: cand == 1)
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+    play_to_the_end(svc, main.match_id)
+    assert seasons.record_main(sid, 1).candidate == 1
+    seasons.choose_opponent(sid, 1, chooser=1, opponent=4)
+    death = seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    return svc, seasons, made, main.match_id, death.match_id
+
+
+def test_a_reissued_season_link_retires_the_old_one_and_the_match_links_from_it(
+    engine: Engine,
+) -> None:
+    svc, seasons, made, main, death = two_matches_of_player_1(engine)
+    sid, old = made.season_id, made.player_tokens[1]
+    old_main, old_death = seat_token(seasons, sid, 1, main), seat_token(seasons, sid, 1, death)
+    assert old_main and old_death and svc.find_token(old_main) == (main, 1)
+    # the Death Match's host re-issued player 1's seat there: that link is theirs now
+    by_host = svc.reissue_token(death, 1)
+    others = {n: seat_token(seasons, sid, n, main) for n in (2, 3)}
+    versions = {m: svc.state(m).match.version for m in (main, death)}
+
+    new = seasons.reissue_link(sid, 1)
+    assert new.player == 1 and new.token != old
+    assert new.moved == (main,) and new.left == (death,)
+    assert seasons.find_token(old) is None and seasons.find_token(new.token) == (sid, 1)
+    assert svc.find_token(old_main) is None  # the old derived link opens nothing
+    fresh = seat_token(seasons, sid, 1, main)
+    assert fresh is not None and fresh != old_main and svc.find_token(fresh) == (main, 1)
+    assert fresh == derived_seat_token(SECRET, seasons.state(sid).player(1).token_hash, main)
+    # the seat its host re-issued is left alone: its link works, the season offers none
+    assert svc.find_token(by_host) == (death, 1) and seat_token(seasons, sid, 1, death) is None
+    assert svc.state(main).match.version == versions[main] + 1
+    assert svc.state(death).match.version == versions[death]
+    # nobody else's links changed
+    assert {n: seat_token(seasons, sid, n, main) for n in (2, 3)} == others
+    assert seasons.find_token(made.player_tokens[2]) == (sid, 2)
+    assert seasons.find_token(made.host_token) == (sid, None)
+
+
+def test_a_seat_token_hash_is_replaced_only_where_it_is_still_the_expected_one(
+    engine: Engine,
+) -> None:
+    svc = Referee(engine, Clock())
+    parts = game_parts("forks-2e", 2)
+    made = svc.create_match(
+        name="CAS",
+        players=[{"seat": 1, "name": "A", "garnets": 0}, {"seat": 2, "name": "B", "garnets": 0}],
+        setup=parts["setup"],
+        settings=parts["settings"],
+        ruleset="forks-2e",
+    )
+    match_id, token = made.match_id, made.player_tokens[1]
+    version = svc.state(match_id).match.version
+    assert not svc.replace_seat_token_hash(match_id, 1, expected="x" * 64, new="y" * 64)
+    assert svc.find_token(token) == (match_id, 1) and svc.state(match_id).match.version == version
+    assert svc.replace_seat_token_hash(match_id, 1, expected=token_hash(token), new="y" * 64)
+    assert svc.find_token(token) is None and svc.state(match_id).match.version == version + 1
+    with pytest.raises(RuleError) as unknown:
+        svc.replace_seat_token_hash(match_id, 3, expected="y" * 64, new="z" * 64)
+    assert unknown.value.codes == ["seat/unknown"]
+
+
+def test_two_reissues_of_one_link_at_once_leave_one_link_working(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host re-issues a player's link twice at once: the one that locks the
+    season first wins; the other is refused and puts back the seats it moved."""
+    svc, seasons, made, main, death = two_matches_of_player_1(engine)
+    sid = made.season_id
+    won: list[Any] = []
+    meanwhile(monkeypatch, lambda: won.append(seasons.reissue_link(sid, 1)))
+    with pytest.raises(RuleError) as changed:
+        seasons.reissue_link(sid, 1)
+    assert changed.value.codes == ["season/changed"]
+    assert "re-issued meanwhile" in str(changed.value)
+    (winner,) = won
+    assert seasons.find_token(winner.token) == (sid, 1)
+    for match_id in (main, death):  # each seat's link derives from the winner's link
+        token = seat_token(seasons, sid, 1, match_id)
+        assert token is not None and svc.find_token(token) == (match_id, 1)
+
+
+@pytest.mark.parametrize("number", [0, 7, "1", None, True])
+def test_only_a_player_of_the_season_gets_a_new_link(engine: Engine, number: Any) -> None:
+    seasons = Seasons(Referee(engine, Clock()), SECRET)
+    made = seasons.create_season(name="Who", players=ROSTER[:2])
+    with pytest.raises(RuleError) as unknown:
+        seasons.reissue_link(made.season_id, number)
+    assert unknown.value.codes == ["season/unknown_player"]
+    assert seasons.find_token(made.player_tokens[1]) == (made.season_id, 1)

@@ -638,3 +638,97 @@ def test_a_token_of_life_protects_in_its_own_episode_only(app: Flask, client: Fl
     assert not re.search(rf'id="opponent-{holder}-why"', page)
     seasons.choose_opponent(sid, 2, chooser=second.candidate, opponent=holder)  # taken
     assert seasons.state(sid).episode(2).opponent == holder
+
+
+# ---- re-issuing a player's season link (issue 22) -----------------------------------------
+
+
+NEW_LINK = r'id="new-player-link" data-player="2" href="http://localhost(/season/[^"]+)"'
+
+
+def play_paths(text: str) -> set[str]:
+    return set(re.findall(r'href="(/play/[^"]+)"', text))
+
+
+def test_the_host_gives_a_player_a_new_season_link(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid, old = links["host"], links["id"], links["players"][2]
+    # two matches of player 2: episode 1's Main Match, and a Main Match made elsewhere
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", "3"]})
+    assert r.status_code == 303, html(r)
+    old_page = html(client.get(old))
+    (old_play,) = play_paths(old_page)
+    assert client.get(old_play).status_code == 200
+    assert 'id="link-h"' in html(client.get(host))
+
+    unsure = client.post(f"{host}/link", data={"player": "2"})
+    assert unsure.status_code == 422 and "I am sure" in html(unsure)
+    assert client.get(old).status_code == 200  # nothing was done
+    for bad in ("", "9", "x"):
+        r = client.post(f"{host}/link", data={"player": bad, "sure": "y"})
+        assert r.status_code == 422 and 'id="link-player-errors"' in html(r), bad
+
+    r = client.post(f"{host}/link", data={"player": "2", "sure": "y"})
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    found = re.search(NEW_LINK, html(r))
+    assert found, html(r)
+    new = found.group(1)
+    assert new != old and "shown only once" in html(r)
+    assert new not in html(client.get(host))  # shown by that answer only
+    # the old season link and the match link it gave open nothing
+    assert client.get(old).status_code == 404
+    assert client.get(old_play).status_code == 404
+    # the new one opens the player's page, whose match links work
+    page = client.get(new)
+    assert page.status_code == 200 and str(escape(HOSTILE)) in html(page)  # player 2's
+    (new_play,) = play_paths(html(page))
+    assert new_play != old_play and client.get(new_play).status_code == 200
+    # the others' links are untouched
+    assert client.get(links["players"][1]).status_code == 200
+    (first_play,) = play_paths(html(client.get(links["players"][1])))
+    assert client.get(first_play).status_code == 200
+    assert seasons.find_token(new.rsplit("/", 1)[1]) == (sid, 2)
+
+
+def test_a_seat_whose_match_host_gave_a_new_link_is_left_alone(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    links = create_season(client)
+    host = links["host"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", "3"]})
+    assert r.status_code == 303
+    match_id = current_episode(app.extensions["seasons"], links["id"]).main_match_id
+    by_host = svc.reissue_token(match_id, 2)  # the match's host re-issues player 2's seat
+    r = client.post(f"{host}/link", data={"player": "2", "sure": "y"})
+    assert r.status_code == 200 and "left as it is" in html(r)
+    assert client.get(f"/play/{by_host}").status_code == 200  # still theirs
+    found = re.search(NEW_LINK, html(r))
+    assert found
+    page = html(client.get(found.group(1)))
+    assert play_paths(page) == set() and "re-issued by its host" in page
+
+
+def test_a_player_cannot_give_new_links(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_ENABLED"] = False
+    links = create_season(client)
+    player = links["players"][1].rsplit("/", 1)[1]
+    for path in (f"/season-host/{player}/link", f"/season/{player}/link"):
+        r = client.post(path, data={"player": "2", "sure": "y"})
+        assert r.status_code == 404, path
+    assert client.get(links["players"][2]).status_code == 200  # nothing changed
+
+
+def test_wrong_links_giving_new_links_count_as_failed_attempts(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_season(client)
+    app.config["RATELIMIT_FAILED_TOKENS"] = "3 per minute"
+    for guess in ("a", "b", "c"):
+        r = client.post(f"/season-host/{guess}/link", data={"player": "1", "sure": "y"})
+        assert r.status_code == 404
+    r = client.post(f"{links['host']}/link", data={"player": "1", "sure": "y"})
+    assert r.status_code == 429
+    assert client.get(links["players"][1]).status_code == 429  # a token-bearing page waits
