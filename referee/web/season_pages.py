@@ -168,8 +168,8 @@ def _bad_roster_rows() -> RuleError | None:
 @bp.route("/seasons/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
     admin_key = current_app.config.get("ADMIN_KEY")
-    too_many = _bad_roster_rows() if request.method == "POST" else None
-    if too_many is not None:  # the page again with its normal rows, what else was typed kept
+    bad_rows = _bad_roster_rows() if request.method == "POST" else None
+    if bad_rows is not None:  # the page again with its normal rows, what else was typed kept
         rest = [(k, v) for k, v in request.form.items(multi=True) if not k.startswith("players")]
         form = NewSeasonForm(formdata=MultiDict(rest))
     else:
@@ -204,8 +204,8 @@ def new() -> ResponseReturnValue:
             "admin_key",
         )
         return page([refusal]), 401
-    if too_many is not None:
-        return page(list(too_many.problems)), status_for(too_many)
+    if bad_rows is not None:
+        return page(list(bad_rows.problems)), status_for(bad_rows)
     roster: list[dict[str, Any]] = []
     for entry in form.players.entries:
         name = entry.form.name.data or ""
