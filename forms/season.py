@@ -12,6 +12,7 @@ from wtforms import (
     FieldList,
     Form,
     FormField,
+    PasswordField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -21,7 +22,9 @@ from wtforms import (
 from forms.filters import strip
 from forms.orders import choices
 
-# the roster rows the create page shows (a blank row is left out); ?rows= asks for more
+# the roster rows the create page shows (a blank row is left out); ?rows= asks for more,
+# up to MAX_ROSTER_ROWS (a season's most players, referee.seasons.MAX_PLAYERS): a post
+# of more rows is refused before any form is built (referee.web.season_pages)
 ROSTER_ROWS = 8
 MAX_ROSTER_ROWS = 64
 TOKEN_LASTS_CHOICES = choices([("episode", "one episode"), ("until_used", "until used")])
@@ -45,7 +48,11 @@ class NewSeasonForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     token_lasts = RadioField(
         "A Token of Life lasts", choices=TOKEN_LASTS_CHOICES, default="episode"
     )
-    players = FieldList(FormField(RosterRowForm), min_entries=ROSTER_ROWS)
+    players = FieldList(
+        FormField(RosterRowForm), min_entries=ROSTER_ROWS, max_entries=MAX_ROSTER_ROWS
+    )
+    # shown and checked only on a server with an admin key (REFEREE_ADMIN_KEY), as on /new
+    admin_key = PasswordField("Admin key of this server")
 
 
 class SeasonActionForm(FlaskForm):  # type: ignore[misc]
@@ -63,18 +70,20 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
 
 class MainMatchForm(FlaskForm):  # type: ignore[misc]
     """The next episode's Main Match: a game and which players (default: every
-    player still in). The game's demo set-up is used (see the page's hint)."""
+    player still in). The game's demo set-up is used (see the page's hint).
+
+    No seed (issue 22): the referee draws every match's seed, for a host who
+    knew it would know every sealed deal, default and draw in advance. The
+    Death Match's form has none either."""
 
     game = SelectField("Game", validate_choice=False)
     players = SelectMultipleField("Players", validate_choice=False, coerce=str)
-    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
 
 
 class DeathMatchForm(FlaskForm):  # type: ignore[misc]
     """The episode's Death Match, of a game that takes 2 players."""
 
     game = SelectField("Game", validate_choice=False)
-    seed = StringField("Seed (optional: empty for a random one)", filters=[strip])
 
 
 class LoserForm(FlaskForm):  # type: ignore[misc]
@@ -82,6 +91,15 @@ class LoserForm(FlaskForm):  # type: ignore[misc]
 
     loser = RadioField("Who lost", validate_choice=False, coerce=str)
     sure = BooleanField("I am sure: the loser is eliminated (this cannot be undone)")
+
+
+class ReissueForm(FlaskForm):  # type: ignore[misc]
+    """The host re-issues a player's season link ("I am sure")."""
+
+    player = SelectField("Player", validate_choice=False)
+    sure = BooleanField(
+        "I am sure: the player's old season link, and the match links it gave, stop working"
+    )
 
 
 class OpponentForm(FlaskForm):  # type: ignore[misc]

@@ -14,9 +14,10 @@ escaped for where it goes:
 - the picture cleans and cuts each name to its room with the Forks pictures'
   text helpers (:func:`referee.rulesets.forks_2e.picture.fit`), then escapes
   it for XML;
-- the CSV neutralises a text cell a spreadsheet would run as a formula (one
-  starting with ``= + - @``, a tab or a carriage return gets a leading ``'``:
-  CSV injection); the numbers we write ourselves stay numbers;
+- the CSV neutralises a text cell a spreadsheet would run as a formula, split
+  on ``,`` or on ``;`` (a ``= + - @``, tab or carriage return at the start of
+  a text, or after a ``,``, ``;`` or line break inside it, gets a ``'`` before
+  it: CSV injection); the numbers we write ourselves stay numbers;
 - the JSON is data: the reader escapes it for where it shows it.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
@@ -49,6 +51,10 @@ CSV_COLUMNS = (
 )
 # the first characters that make a spreadsheet cell a formula (OWASP's list)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# where a spreadsheet may begin a cell inside a text: its start, or just after a
+# separator (",", or ";" where it splits on that) or a line break, past any spaces
+# and double quotes; a formula character there gets a "'" before it (OWASP)
+_CELL_START = re.compile(r"(^|[,;\r\n])([ \"]*)(?=[=+\-@\t\r])")
 
 
 # ---- what the view says --------------------------------------------------------
@@ -376,15 +382,17 @@ def _legend(players: Sequence[Mapping[str, Any]], top: float) -> str:
 
 
 def safe_cell(value: object) -> str:
-    """A CSV cell no spreadsheet runs: text starting with ``= + - @``, a tab
-    or a carriage return gets a leading ``'`` (CSV injection). An integer is
-    written as itself (a number cannot run, and a quote would make it text)."""
+    """A CSV cell no spreadsheet runs, whether it splits on ``,`` or ``;``
+    (CSV injection, OWASP): a ``= + - @``, tab or carriage return that starts
+    the text, or follows a ``,``, a ``;`` or a line break inside it (past any
+    spaces and double quotes, where a spreadsheet splitting there would start
+    a cell), gets a ``'`` before it. An integer is written as itself (a number
+    cannot run, and a quote would make it text)."""
     if value is None:
         return ""
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return _CELL_START.sub(r"\1\2'", str(value))
 
 
 def ledger_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -33,10 +33,19 @@ Decisions (where the issue leaves a choice):
   the season page can link each of its player's matches without any link
   being stored; a database alone gives none of them. If a match's host
   re-issues a seat's link, the season page can no longer open that seat (it
-  says so) until the player has the new link.
+  says so) until the player has the new link. The host can give a player a
+  new season link (:meth:`Seasons.reissue_link`): the seat links derived from
+  the old one are derived again from the new one.
 - **Matches first, then the season**: a match is created in its own
   transaction, then recorded in the season's; a season step refused after the
   match was made (two hosts racing) leaves that match unused.
+- **Re-checked under the lock** (issue 22): a step that reads the season, then
+  works (makes a match, reads a match's outcome), then writes, checks again
+  with the season locked that what it acts on is unchanged (the Death Match's
+  candidate and opponent, an entered loser still one of them and no Death
+  Match made here meanwhile, the Main Match's players still in and its episode
+  number, the Main Match recorded from the match and seats it was read from);
+  otherwise it is refused with ``season/changed`` and records nothing.
 """
 
 from __future__ import annotations
@@ -54,7 +63,7 @@ from sqlmodel import Session, col, select
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.models import Episode, LedgerEntry, Season, SeasonPlayer
-from referee.names import name_fault
+from referee.names import look_alikes, name_fault, shown
 from referee.notify.checks import check_email
 from referee.ruleset import DEFAULT_RULESET
 from referee.service import MAX_GARNETS, Created, Referee, new_token, token_hash
@@ -128,6 +137,18 @@ class CreatedSeason:
     season_id: str
     host_token: str
     player_tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class ReissuedLink:
+    """A player's new season link (shown once) and what became of their seats:
+    the matches whose seat link now derives from it, and those whose seat link
+    the match's host had re-issued (left alone)."""
+
+    player: int
+    token: str
+    moved: tuple[str, ...]
+    left: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -264,26 +285,77 @@ class Seasons:
         state = self.state(season_id)
         me = state.player(number)
         out: list[dict[str, Any]] = []
-        for e in state.episodes:
-            for kind, match_id, seats in (
-                ("main", e.main_match_id, e.main_seats),
-                ("death", e.death_match_id, e.death_seats),
-            ):
-                seat = next((int(s) for s, p in seats.items() if p == number), None)
-                if match_id is None or seat is None:
-                    continue
-                token = derived_seat_token(self.secret, me.token_hash, match_id)
-                live = self.referee.find_token(token) == (match_id, seat)
-                out.append(
-                    {
-                        "episode": e.number,
-                        "kind": kind,
-                        "match_id": match_id,
-                        "seat": seat,
-                        "path": f"/play/{token}" if live else None,
-                    }
-                )
+        for episode, kind, match_id, seat in _seats_of(state, number):
+            token = derived_seat_token(self.secret, me.token_hash, match_id)
+            live = self.referee.find_token(token) == (match_id, seat)
+            out.append(
+                {
+                    "episode": episode,
+                    "kind": kind,
+                    "match_id": match_id,
+                    "seat": seat,
+                    "path": f"/play/{token}" if live else None,
+                }
+            )
         return out
+
+    def _seat_hash(self, player_hash: str, match_id: str) -> str:
+        """The digest of a player's derived seat link in a match."""
+        return token_hash(derived_seat_token(self.secret, player_hash, match_id))
+
+    def reissue_link(self, season_id: str, number: object) -> ReissuedLink:
+        """A new random season link for player ``number`` (the host's step, issue
+        22): the old one stops opening anything at once, and so do the seat
+        links derived from it, in every match of the season where the player
+        has a seat: each is derived again from the new link (compare-and-set
+        under the match's lock, :meth:`Referee.replace_seat_token_hash`), except
+        where the match's host re-issued the seat's link (left alone).
+
+        The seats are moved first, each in its match's transaction, then the
+        season's link in the season's, re-checking under its lock that the
+        link is still the one the seats were moved from; if another re-issue
+        came first, this one is refused (``season/changed``) and moves its seats
+        on to the link that won. A server stopping in between leaves the moved
+        seats on a link never given out (the season page says to ask their
+        match's host); the old links open none of them."""
+        if type(number) is not int:
+            raise RuleError.single(
+                "season/unknown_player", f"this season has no player {number!r}", "player"
+            )
+        state = self.state(season_id)
+        old = state.player(number).token_hash
+        token = new_token()
+        new = token_hash(token)
+        moved: list[tuple[str, int]] = []
+        left: list[str] = []
+        for _, _, match_id, seat in _seats_of(state, number):
+            if self.referee.replace_seat_token_hash(
+                match_id,
+                seat,
+                expected=self._seat_hash(old, match_id),
+                new=self._seat_hash(new, match_id),
+            ):
+                moved.append((match_id, seat))
+            else:
+                left.append(match_id)
+        with transaction(self.engine) as session:
+            again = self._load(session, season_id, lock=True)
+            player = again.player(number)
+            current = player.token_hash
+            if current == old:
+                player.token_hash = new
+                session.add(player)
+                self._bump(session, again)
+        if current != old:  # another re-issue came first: its link is the player's
+            for match_id, seat in moved:
+                self.referee.replace_seat_token_hash(
+                    match_id,
+                    seat,
+                    expected=self._seat_hash(new, match_id),
+                    new=self._seat_hash(current, match_id),
+                )
+            raise _changed(f"{player.name}'s season link was re-issued meanwhile")
+        return ReissuedLink(number, token, tuple(m for m, _ in moved), tuple(left))
 
     # ---- creating -----------------------------------------------------------------
 
@@ -315,12 +387,14 @@ class Seasons:
                 )
             )
         else:
-            seen: set[str] = set()
+            named: list[tuple[int, str]] = []  # (row, name) of each row read
             for i, p in enumerate(players, start=1):
                 try:
-                    roster.append(_roster_entry(p, i, seen))
+                    roster.append(_roster_entry(p, i))
+                    named.append((i, roster[-1][0]))
                 except RuleError as exc:
                     problems.extend(exc.problems)
+            problems.extend(_look_alike_problems(named))
         if problems:
             raise RuleError(problems)
         assert isinstance(name, str)
@@ -492,7 +566,11 @@ class Seasons:
         seed: str | None = None,
     ) -> tuple[int, Created]:
         """The next episode's Main Match: every remaining player, or the chosen
-        remaining ones (for a game that takes fewer). The episode number and the match."""
+        remaining ones (for a game that takes fewer). The episode number and the match.
+
+        ``seed`` is for tests only: no page or API call passes one (issue 22: a
+        host who chose the seed would know every sealed deal, default and draw
+        before any step closes); left out, the referee draws it."""
         state = self.state(season_id)
         if state.episodes and not state.done(state.episodes[-1]):
             last = state.episodes[-1].number
@@ -517,7 +595,10 @@ class Seasons:
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)
             if len(again.episodes) + 1 != number:
-                raise RuleError.single("season/episode_open", "another episode began meanwhile")
+                raise _changed(f"episode {number} began meanwhile, with another Main Match")
+            out = [again.player(p).name for p in chosen if p not in again.remaining()]
+            if out:
+                raise _changed(f"{', '.join(out)} left the season meanwhile")
             session.add(
                 Episode(
                     season_id=season_id,
@@ -549,7 +630,10 @@ class Seasons:
     def main_outcome(self, season_id: str, episode: int) -> MainOutcome:
         """What recording the episode's Main Match would do (nothing is stored)."""
         state = self.state(season_id)
-        e = state.episode(episode)
+        return self._main_outcome(state, state.episode(episode))
+
+    def _main_outcome(self, state: SeasonState, e: Episode) -> MainOutcome:
+        episode = e.number
         assert e.main_match_id is not None
         token_seat, candidate_seat = self._outcome(e.main_match_id)
         holder = e.main_seats[str(token_seat)] if token_seat is not None else None
@@ -565,7 +649,9 @@ class Seasons:
     def record_main(self, season_id: str, episode: int) -> MainOutcome:
         """Record the Main Match's Token of Life and Elimination Candidate and
         apply the season's rules (ledger entries by the referee)."""
-        outcome = self.main_outcome(season_id, episode)
+        before = self.state(season_id)
+        read = before.episode(episode)
+        outcome = self._main_outcome(before, read)
         with transaction(self.engine) as session:
             state = self._load(session, season_id, lock=True)
             e = state.episode(episode)
@@ -573,6 +659,8 @@ class Seasons:
                 raise RuleError.single(
                     "season/recorded", f"episode {episode}'s Main Match is recorded already"
                 )
+            if (e.main_match_id, e.main_seats) != (read.main_match_id, read.main_seats):
+                raise _changed(f"episode {episode}'s Main Match changed meanwhile")
             e.token_holder, e.candidate = outcome.token_holder, outcome.candidate
             e.recorded_at = self.referee.clock()
             if not self._choosable(state, e) and not state.tokens(episode).get(e.candidate):
@@ -677,7 +765,8 @@ class Seasons:
         seed: str | None = None,
     ) -> Created:
         """The episode's Death Match: the candidate (seat 1) against the chosen
-        opponent (seat 2), of a game that takes 2 players."""
+        opponent (seat 2), of a game that takes 2 players. ``seed``: tests only,
+        as for :meth:`create_main_match`."""
         state = self.state(season_id)
         e = self._recorded(state, episode)
         if e.opponent is None or e.candidate is None:
@@ -696,6 +785,8 @@ class Seasons:
             e = self._recorded(again, episode)
             if e.death_match_id is not None:
                 raise RuleError.single("season/already_chosen", "the Death Match exists already")
+            if [e.candidate, e.opponent] != chosen:
+                raise _opponent_changed(again, e, chosen[1])
             e.death_match_id = created.match_id
             e.death_seats = {"1": chosen[0], "2": chosen[1]}
             session.add(e)
@@ -713,6 +804,8 @@ class Seasons:
                 "season/no_opponent", "the Elimination Candidate has not chosen an opponent yet"
             )
         by = "host"
+        # what this reads, checked again under the lock (another step may come first)
+        opponent, read = e.opponent, (e.candidate, e.death_match_id, dict(e.death_seats))
         if e.death_match_id is not None:
             if loser is not None:
                 raise RuleError.single(
@@ -732,12 +825,51 @@ class Seasons:
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)
             e = self._recorded(again, episode)
+            if by == "host" and e.death_match_id is not None:
+                raise RuleError.single(
+                    "season/played_here",
+                    "the Death Match was made here meanwhile: its result decides, not an "
+                    "entered one; nothing was recorded",
+                )
+            if e.opponent != opponent:
+                raise _opponent_changed(again, e, opponent)
+            if (e.candidate, e.death_match_id, e.death_seats) != read:
+                raise _changed(f"episode {episode}'s Death Match changed meanwhile")
             e.loser, e.loser_by = loser, by
             out = again.player(loser)
             out.eliminated_in = episode
             session.add_all([e, out])
             self._bump(session, again)
         return loser
+
+
+def _seats_of(state: SeasonState, number: int) -> list[tuple[int, str, str, int]]:
+    """(episode, "main" or "death", match id, seat) of each match of the season
+    where player ``number`` has a seat."""
+    out: list[tuple[int, str, str, int]] = []
+    for e in state.episodes:
+        for kind, match_id, seats in (
+            ("main", e.main_match_id, e.main_seats),
+            ("death", e.death_match_id, e.death_seats),
+        ):
+            seat = next((int(s) for s, p in seats.items() if p == number), None)
+            if match_id is not None and seat is not None:
+                out.append((e.number, kind, match_id, seat))
+    return out
+
+
+def _changed(what: str) -> RuleError:
+    """A step refused because what it read changed before it could lock the
+    season (another request's step came first): nothing of it is recorded."""
+    return RuleError.single("season/changed", f"{what}: nothing was recorded; look again and retry")
+
+
+def _opponent_changed(state: SeasonState, e: Episode, read: int) -> RuleError:
+    now = state.player(e.opponent).name if e.opponent is not None else "nobody"
+    return _changed(
+        f"the opponent changed meanwhile: {state.player(read).name} was chosen when this began, "
+        f"{now} is now"
+    )
 
 
 def _why_not(state: SeasonState, e: Episode, opponent: object) -> str:
@@ -752,7 +884,23 @@ def _why_not(state: SeasonState, e: Episode, opponent: object) -> str:
     return f"{who} holds a Token of Life"
 
 
-def _roster_entry(raw: object, i: int, seen: set[str]) -> tuple[str, str | None, int]:
+def _look_alike_problems(named: Sequence[tuple[int, str]]) -> list[Problem]:
+    """The roster's names that look alike (issue 22): the rule a match's players
+    follow (:func:`referee.names.look_alikes`, ``match/confusable_names``), so
+    that a Main Match of every player is never refused for its names."""
+    return [
+        Problem(
+            "season/confusable_names",
+            f"players {row_a} and {row_b} have names that look alike, {shown(name_a)} and "
+            f"{shown(name_b)}: they differ only by case, invisible characters, compatibility "
+            "forms or look-alike letters; give the players names that can be told apart",
+            "players",
+        )
+        for (row_a, name_a), (row_b, name_b) in look_alikes(named)
+    ]
+
+
+def _roster_entry(raw: object, i: int) -> tuple[str, str | None, int]:
     where = f"player {i}"
     if not isinstance(raw, Mapping):
         raise RuleError.single("season/bad_players", f"{where} must be an object with a name")
@@ -766,9 +914,6 @@ def _roster_entry(raw: object, i: int, seen: set[str]) -> tuple[str, str | None,
         raise RuleError.single("season/bad_players", f"{where} needs a name of 1 to 100 characters")
     if (fault := name_fault(name)) is not None:
         raise RuleError.single("season/bad_players", f"{where}'s name: {fault}")
-    if name.strip().casefold() in seen:
-        raise RuleError.single("season/bad_players", f"{where}: the name {name!r} is taken")
-    seen.add(name.strip().casefold())
     email = raw.get("email")
     checked = check_email(email, where) if email not in (None, "") else None
     garnets = raw.get("garnets", 0)

@@ -754,6 +754,23 @@ class Referee:
             session.add(match)
         return token
 
+    def replace_seat_token_hash(self, match_id: str, seat: int, *, expected: str, new: str) -> bool:
+        """Replace a seat's link digest by ``new`` if it is still ``expected``
+        (compare-and-set under the match's lock): a season re-deriving a
+        player's seat link after re-issuing their season link. False, with
+        nothing changed, when the seat's link is another (its host re-issued it)."""
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            row = session.get(Seat, (match_id, seat))
+            if row is None:
+                raise RuleError.single("seat/unknown", f"this match has no seat {seat!r}")
+            if row.token_hash != expected:
+                return False
+            row.token_hash = new
+            match.version += 1
+            session.add_all([row, match])
+        return True
+
     # ---- rounds --------------------------------------------------------
 
     def _lock(self, session: Session, match_id: str) -> Match:

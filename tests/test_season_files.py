@@ -23,6 +23,8 @@ from typing import Any
 
 import bbcode
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_posts_render import (
     HOSTILE_MATCH,
     HOSTILE_NAMES,
@@ -310,8 +312,11 @@ def test_the_biggest_season_draws_a_bounded_picture() -> None:
 
 
 def test_safe_cells() -> None:
-    for text in ("=1+1", "+1", "-1+2", "@SUM(A1)", "\t=1", "\r=1"):
+    for text in ("=1+1", "+1", "-1+2", "@SUM(A1)", "\t=1", "\rx"):
         assert safe_cell(text) == "'" + text
+    assert safe_cell("\r=1") == "'\r'=1"  # a line break may start a cell too
+    assert safe_cell("x;=1,+2; @3") == "x;'=1,'+2; '@3"
+    assert safe_cell('x;"=1') == "x;\"'=1" and safe_cell("x\n-1") == "x\n'-1"
     assert safe_cell(-9) == "-9" and safe_cell(0) == "0" and safe_cell(None) == ""
     assert safe_cell("Ana =1") == "Ana =1" and safe_cell("'x") == "'x"
 
@@ -349,3 +354,100 @@ def test_the_ledger_as_json() -> None:
     fix = next(e for e in data["entries"] if e["corrects"] is not None)
     assert fix["change"] == -7 and fix["reason"] == "+typo, should be 3"  # data, as typed
     assert "ana@example.org" not in json.dumps(data)
+
+
+# ---- CSV injection under either separator (issue 22) ---------------------------------
+
+FORMULA_CHARS = ("=", "+", "-", "@", "\t", "\r")
+HOSTILE_CELLS = (
+    'x;=HYPERLINK("http://evil","y")',
+    "a,+1+1",
+    "b; @SUM(A1)",
+    'c;"=1+1"',
+    'd,  "-2+3',
+    "e;\t=1",
+    "f;\r=1",
+    "g\n=1",
+    "h\r\n@x",
+    ";=;+;-;@",
+    '","=1',
+    "=;=,=",
+)
+
+
+def parsed_cells(text: str, delimiter: str) -> list[str]:
+    """Every cell of ``text`` as a spreadsheet splitting on ``delimiter`` reads it."""
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    return [cell for row in rows for cell in row]
+
+
+def assert_runs_nowhere(text: str) -> None:
+    """No cell, split on ``,`` or on ``;``, starts with a formula character
+    (a whole integer, written by us, is a number: ``-7`` cannot run)."""
+    for delimiter in (",", ";"):
+        for cell in parsed_cells(text, delimiter):
+            assert not cell.startswith(FORMULA_CHARS) or re.fullmatch(r"-\d+", cell), (
+                delimiter,
+                cell,
+                text,
+            )
+
+
+def with_entries(view: dict[str, Any], reasons: tuple[str, ...]) -> dict[str, Any]:
+    """``view`` with one more ledger entry per reason (player 1, -7 garnets)."""
+    out = copy.deepcopy(view)
+    last = out["ledger"][-1]
+    for i, reason in enumerate(reasons, start=1):
+        out["ledger"].append(
+            {
+                **last,
+                "id": last["id"] + i,
+                "player": 1,
+                "change": -7,
+                "reason": reason,
+                "corrects": None,
+            }
+        )
+    return out
+
+
+def test_no_cell_starts_a_formula_under_either_separator() -> None:
+    """Issue 22: ``x;=HYPERLINK(...)`` became a cell starting with ``=`` in a
+    spreadsheet splitting on ``;``. Hostile reasons and names, through the
+    service's season, split on ``,`` and on ``;``."""
+    names = ("Ana;=1+1", "Bo,@SUM(A1)", 'Cy;"+1', "Di; -2+3", "Ed", "Flo")
+    view = with_entries(views(names, "S;=1")[-1], HOSTILE_CELLS)
+    text = ledger_csv(view)
+    assert_runs_nowhere(text)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert len(rows) == len(view["ledger"]) + 1  # still one row per entry
+    reasons = [dict(zip(CSV_COLUMNS, r, strict=True))["reason"] for r in rows[1:]]
+    assert 'x;\'=HYPERLINK("http://evil","y")' in reasons  # the text itself is kept
+
+
+@given(
+    name=st.text(alphabet="=+-@\t\r\n;,\"' xA1", min_size=1, max_size=12),
+    reason=st.text(alphabet="=+-@\t\r\n;,\"' xA1", min_size=1, max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_no_text_makes_a_cell_that_runs(name: str, reason: str) -> None:
+    view = {
+        "id": "s",
+        "name": "S",
+        "version": 1,
+        "players": [{"number": 1, "name": name, "garnets": -7}],
+        "ledger": [
+            {
+                "id": 1,
+                "player": 1,
+                "change": -7,
+                "reason": reason,
+                "episode": None,
+                "match_id": None,
+                "created_at": "2026-11-01T12:00:00Z",
+                "entered_by": "host",
+                "corrects": None,
+            }
+        ],
+    }
+    assert_runs_nowhere(ledger_csv(view))

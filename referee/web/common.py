@@ -50,6 +50,7 @@ STATUS_BY_CODE = {
     "season/already_chosen": 409,
     "season/no_opponent": 409,
     "season/played_here": 409,
+    "season/changed": 409,  # what a step read changed before it locked the season
 }
 
 

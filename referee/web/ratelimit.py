@@ -37,6 +37,12 @@ The create form (``POST /new``) is limited twice:
   game's set-up checks (a set-up report may run solvers), the most work a
   public request can cause.
 
+The season create form (``POST /seasons/new``, issue 22) is limited the same
+two ways: a wrong admin key there is a failed token attempt too, and it counts
+towards the same ``RATELIMIT_CREATE_FORM``, in one count shared with ``POST
+/new`` (both public creation forms: ten a minute per address in all, not ten
+of each).
+
 Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
 minute per address; an answer 304 "not modified" is free).
 """
@@ -57,7 +63,7 @@ DEFAULT_PICTURES = "60 per minute"
 FAILED_STATUSES = frozenset({401, 403, 404})
 SCOPE = "failed-token-attempts"
 EXTENSION = "referee_limiter"
-CREATE_FORM = "public.new_match"
+CREATE_FORMS = frozenset({"public.new_match", "seasons.new"})  # one count for both
 PNG_PICTURES = frozenset({"pictures.png"})  # every picture of every game, as PNG
 
 DEFAULTS: dict[str, Any] = {
@@ -93,11 +99,12 @@ def _drawn(response: Response) -> bool:
 
 
 def _not_a_create_post() -> bool:
-    return request.endpoint != CREATE_FORM or request.method != "POST"
+    return request.endpoint not in CREATE_FORMS or request.method != "POST"
 
 
 def _not_an_admin_key_attempt() -> bool:
-    """Only a create-form POST on a server with an admin key tries a key."""
+    """Only a create-form POST (of a match or a season) on a server with an
+    admin key tries a key."""
     return _not_a_create_post() or not current_app.config.get("ADMIN_KEY")
 
 
@@ -114,6 +121,12 @@ def _api_without_token() -> bool:
 def _not_a_season_link() -> bool:
     """Only the season pages behind a secret link (host or player) try a token."""
     return not request.path.startswith(("/season-host/", "/season/"))
+
+
+def _no_season_token() -> bool:
+    """A season page tries no token: it is not behind a secret link, nor the
+    season create form tried with an admin key."""
+    return _not_a_season_link() and _not_an_admin_key_attempt()
 
 
 def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
@@ -156,9 +169,10 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     failed_attempts()(blueprints["player"])
     failed_attempts(_api_without_token)(blueprints["api"])
     failed_attempts(_api_without_token)(blueprints["season_api"])
-    failed_attempts(_not_a_season_link)(blueprints["seasons"])
+    failed_attempts(_no_season_token)(blueprints["seasons"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])
     create_form(blueprints["public"])
+    create_form(blueprints["seasons"])  # the same count: POST /new and POST /seasons/new
     pictures(blueprints["pictures"])
     failed_attempts()(blueprints["calendars"])  # a wrong seat-feed key counts as a wrong link
     calendars(blueprints["calendars"])

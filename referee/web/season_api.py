@@ -154,6 +154,23 @@ def my_view(season_id: str) -> Response:
     return jsonify({**view["me"], "matches": seasons().match_links(season_id, number)})
 
 
+@bp.post("/<season_id>/players/<int:number>/link")
+def reissue_link(season_id: str, number: int) -> Response:
+    """The host gives player ``number`` a new season link (shown once, here): the
+    old one, and the seat links derived from it, stop working (issue 22)."""
+    _host(season_id)
+    _object_body(())
+    made = seasons().reissue_link(season_id, number)
+    return jsonify(
+        {
+            "player": made.player,
+            "token": made.token,
+            "moved_matches": list(made.moved),
+            "left_matches": list(made.left),
+        }
+    )
+
+
 # ---- the ledger -----------------------------------------------------------------
 
 

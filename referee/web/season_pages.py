@@ -10,11 +10,13 @@ every problem. Secret links are shown once, to the browser that made them, kept
 in its signed session for an hour (:func:`referee.web.pages.kept_in_session`):
 the season's links after creating it, each new match's host link after
 creating it (the season keeps only hashes, and its matches' host links are
-not derived from anything).
+not derived from anything). A player's new season link, which the host asks
+for, is shown once by the answer to that POST alone (``no-store``), not kept.
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 from datetime import timedelta
 from typing import Any
@@ -31,6 +33,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from forms.orders import choices
 from forms.season import (
@@ -42,6 +45,7 @@ from forms.season import (
     MainMatchForm,
     NewSeasonForm,
     OpponentForm,
+    ReissueForm,
     SeasonActionForm,
 )
 from referee.errors import Problem, RuleError
@@ -102,9 +106,11 @@ def _games(players: int | None = None) -> list[tuple[str, str]]:
 
 
 def _int(text: str | None) -> object:
-    """A whole number typed in a form, or what was typed (the service names it)."""
+    """A whole number typed in a form, in ASCII digits (issue 22: ``²`` passes
+    ``isdigit()`` and then fails ``int()``; an Arabic-Indic one, U+0661, is
+    read by ``int()`` as 1), or what was typed (the service names it)."""
     text = (text or "").strip()
-    if re.fullmatch(r"[+-]?\d{1,9}", text):
+    if re.fullmatch(r"[+-]?[0-9]{1,9}", text):
         return int(text)
     return text
 
@@ -122,16 +128,57 @@ def _rows() -> int:
 
 
 def _new_field(p: Problem) -> str:
-    if p.field in ("name", "token_bonus", "token_lasts"):
+    if p.field in ("name", "token_bonus", "token_lasts", "admin_key"):
         return p.field
     if p.field == "rules":
         return "token_bonus"
     return ""
 
 
+def _too_many_rows(sent: int, what: str) -> RuleError | None:
+    """The refusal of a post of more than :data:`MAX_ROSTER_ROWS` ``what``
+    (issue 22: 20,000 rows built 20,000 form rows and a 12.7 MB page)."""
+    if sent <= MAX_ROSTER_ROWS:
+        return None
+    return RuleError.single(
+        "season/too_many_rows",
+        f"a season has at most {MAX_ROSTER_ROWS} players, so at most {MAX_ROSTER_ROWS} "
+        f"{what} can be sent; this form sent {sent}. Nothing was created.",
+        "players",
+    )
+
+
+def _bad_roster_rows() -> RuleError | None:
+    """The refusal of a posted roster the page cannot read, before any form is
+    built: more than :data:`MAX_ROSTER_ROWS` rows, counted as the roster's
+    FieldList would build them (its distinct ``players-N-`` numbers), or a row
+    numbered in other than ASCII digits (which the FieldList would take for
+    a number, then fail to read: a 500)."""
+    numbers = set()
+    for key in request.form:
+        if key.startswith("players"):
+            part = key[len("players-") :].split("-", 1)[0]
+            if part.isdigit() and not part.isascii():
+                return RuleError.single(
+                    "season/bad_rows",
+                    f"the form sent a row numbered {part[:10]!r}: the page's rows are "
+                    "numbered 0, 1, 2... Nothing was created.",
+                    "players",
+                )
+            if part.isdigit():
+                numbers.add(int(part))
+    return _too_many_rows(len(numbers), "roster rows")
+
+
 @bp.route("/seasons/new", methods=["GET", "POST"])
 def new() -> ResponseReturnValue:
-    form = NewSeasonForm()
+    admin_key = current_app.config.get("ADMIN_KEY")
+    bad_rows = _bad_roster_rows() if request.method == "POST" else None
+    if bad_rows is not None:  # the page again with its normal rows, what else was typed kept
+        rest = [(k, v) for k, v in request.form.items(multi=True) if not k.startswith("players")]
+        form = NewSeasonForm(formdata=MultiDict(rest))
+    else:
+        form = NewSeasonForm()
     if request.method == "GET":
         while len(form.players.entries) < _rows():
             form.players.append_entry()
@@ -143,6 +190,7 @@ def new() -> ResponseReturnValue:
             problems=problems,
             errors=group_problems(problems, _new_field),
             more_rows=min(len(form.players.entries) + 8, MAX_ROSTER_ROWS),
+            need_admin_key=bool(admin_key),
         )
 
     if not form.is_submitted():
@@ -150,6 +198,19 @@ def new() -> ResponseReturnValue:
     if not form.validate():
         invalid = form_problems(form)
         return page(invalid), status_for(RuleError(invalid))
+    # the key first, before any work; a wrong one counts as a failed attempt, as on
+    # /new and the API (referee.web.ratelimit)
+    if admin_key and not hmac.compare_digest(
+        (form.admin_key.data or "").encode(), str(admin_key).encode()
+    ):
+        refusal = Problem(
+            "auth/unauthorized",
+            "creating seasons on this server needs its admin key",
+            "admin_key",
+        )
+        return page([refusal]), 401
+    if bad_rows is not None:
+        return page(list(bad_rows.problems)), status_for(bad_rows)
     roster: list[dict[str, Any]] = []
     for entry in form.players.entries:
         name = entry.form.name.data or ""
@@ -327,6 +388,8 @@ def _host_page(
         loser_form.loser.choices = choices(
             (str(p), names[p]) for p in (step["candidate"], step["opponent"])
         )
+    reissue_form = forms.get("link") or ReissueForm(formdata=None)
+    reissue_form.player.choices = entry_form.player.choices
     problems = list(exc.problems) if exc is not None else []
     return render_template(
         "seasons/host.html",
@@ -341,6 +404,7 @@ def _host_page(
         main_form=main_form,
         death_form=death_form,
         loser_form=loser_form,
+        reissue_form=reissue_form,
         action_form=SeasonActionForm(formdata=None),
         new_matches=_kept_matches(season_id),
         public_url=external_url("seasons.standings", season_id=season_id),
@@ -405,16 +469,18 @@ def add_entry(token: str) -> ResponseReturnValue:
 @bp.post("/season-host/<token>/main")
 def main_match(token: str) -> ResponseReturnValue:
     season_id = _host_season(token)
+    too_many = _too_many_rows(len(request.form.getlist("players")), "chosen players")
+    if too_many is not None:  # before the form is built
+        return _host_page(token, season_id, action="main", exc=too_many)
     form = MainMatchForm()
     form.players.choices = choices((p, p) for p in request.form.getlist("players"))
     try:
         _checked(form)
         game = _game_of(form)
-        chosen = [int(p) for p in form.players.data or [] if p.isdigit()]
+        chosen = _player_numbers(form.players.data or [])
         number, made = seasons().create_main_match(
             season_id,
             players=chosen,
-            seed=form.seed.data or None,
             **_demo_parts(game, len(chosen)),
         )
     except RuleError as exc:
@@ -424,6 +490,19 @@ def main_match(token: str) -> ResponseReturnValue:
         flash(done, "notice")
         return _host_page(token, season_id)  # the link is on this answer only
     return _done(token, done)
+
+
+def _player_numbers(sent: list[str]) -> list[int]:
+    """The players chosen on the Main Match form, each a number in ASCII digits."""
+    numbers = [_int(p) for p in sent]
+    bad = [p for p, n in zip(sent, numbers, strict=True) if not isinstance(n, int)]
+    if bad:
+        raise RuleError.single(
+            "season/bad_players",
+            f"{bad[0][:20]!r} is not a player number: choose the players from the list",
+            "players",
+        )
+    return [n for n in numbers if isinstance(n, int)]
 
 
 @bp.post("/season-host/<token>/record")
@@ -456,9 +535,7 @@ def death_match(token: str) -> ResponseReturnValue:
         _checked(form)
         game = _game_of(form)
         episode = _open_episode(season_id)
-        made = seasons().create_death_match(
-            season_id, episode, seed=form.seed.data or None, **_demo_parts(game, 2)
-        )
+        made = seasons().create_death_match(season_id, episode, **_demo_parts(game, 2))
     except RuleError as exc:
         return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
     done = f"Episode {episode}'s Death Match is created: its host link is below."
@@ -509,6 +586,46 @@ def record_death(token: str) -> ResponseReturnValue:
         return _host_page(token, season_id, action="record_death", exc=exc)
     name = _state(season_id).player(loser).name
     return _done(token, f"{name} lost the Death Match and is eliminated.")
+
+
+@bp.post("/season-host/<token>/link")
+def reissue_link(token: str) -> ResponseReturnValue:
+    """A player's new season link, shown once by this answer itself (not kept in
+    the session): the old link, and the match links it gave, stop working."""
+    season_id = _host_season(token)
+    form = ReissueForm()
+    try:
+        _checked(form)
+        if not form.sure.data:
+            raise RuleError.single(
+                "form/not_confirmed",
+                "A new link cannot be undone: the player's old season link and the match "
+                "links it gave stop working. Tick “I am sure” beside the button to "
+                "confirm. Nothing was done.",
+                "sure",
+            )
+        made = seasons().reissue_link(season_id, _int(form.player.data))
+    except RuleError as exc:
+        if "season/unknown_player" in exc.codes:
+            exc = RuleError.single(
+                "season/unknown_player", "choose a player of the season", "player"
+            )
+        return _host_page(token, season_id, action="link", exc=exc, forms={"link": form})
+    state = _state(season_id)
+    response = current_app.make_response(
+        render_template(
+            "seasons/reissued.html",
+            view=season_view(state, "host"),
+            name=state.player(made.player).name,
+            number=made.player,
+            url=external_url("seasons.player", token=made.token),
+            moved=len(made.moved),
+            left=len(made.left),
+            host_url=url_for("seasons.host", token=token),
+        )
+    )
+    response.headers["Cache-Control"] = "no-store"  # it shows a secret link
+    return response
 
 
 # ---- a player's page ----------------------------------------------------------
@@ -584,12 +701,12 @@ def choose(token: str) -> ResponseReturnValue:
         if not form.opponent.data:
             raise RuleError.single("season/bad_opponent", "choose your opponent", "opponent")
         episode = _open_episode(season_id)
-        seasons().choose_opponent(
-            season_id, episode, chooser=number, opponent=_int(form.opponent.data)
-        )
+        opponent = _int(form.opponent.data)
+        seasons().choose_opponent(season_id, episode, chooser=number, opponent=opponent)
     except RuleError as exc:
         return _player_page(token, season_id, number, exc=exc)
-    name = _state(season_id).player(int(form.opponent.data)).name
+    assert isinstance(opponent, int)  # the service took it
+    name = _state(season_id).player(opponent).name
     flash(f"You chose {name} as your opponent in the Death Match.", "notice")
     return redirect(url_for("seasons.player", token=token), code=303)
 

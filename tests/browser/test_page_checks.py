@@ -300,7 +300,8 @@ def notify_pages(c: Collector, links: Links) -> None:
 def season_pages(c: Collector) -> None:
     """Issue 15's pages at each step of an episode: the host's (Main Match under
     way, its outcome to record, the candidate's choice awaited, the Death Match to
-    make), the candidate's page with its choice, another player's, the standings."""
+    make), the candidate's page with its choice, another player's, a player's new
+    season link (issue 22), the standings."""
     seasons = c.app.extensions["seasons"]
     svc = c.app.extensions["referee"]
     made = seasons.create_season(
@@ -325,6 +326,8 @@ def season_pages(c: Collector) -> None:
     c.post("season player: a refused choice", f"{candidate}/opponent", {"opponent": "99"}, 422)
     seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=other)
     c.get("season host: the Death Match to make", host)
+    c.post("season host: a new link, unconfirmed", f"{host}/link", {"player": "1"}, 422)
+    c.post("season host: a player's new link", f"{host}/link", {"player": str(other), "sure": "y"})
     c.get("season: standings", f"/seasons/{sid}")
 
 

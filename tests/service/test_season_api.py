@@ -368,6 +368,11 @@ def test_creating_seasons_may_need_the_admin_key(db_url: str) -> None:
         ({"name": "", "players": ROSTER}, "season/bad_name", "name"),
         ({"name": "S", "players": ROSTER[:1]}, "season/bad_players", "players"),
         (
+            {"name": "S", "players": [{"name": "Ana"}, {"name": "\u0410na"}]},
+            "season/confusable_names",
+            "players",
+        ),
+        (
             {"name": "S", "players": ROSTER, "rules": {"token_bonus": -1}},
             "season/bad_rules",
             "token_bonus",
@@ -410,6 +415,8 @@ def test_bad_steps_are_refused_by_name(client: FlaskClient) -> None:
         ("/episodes", {"game": "forks-2e", "players": "all"}, "season/bad_players", "players"),
         ("/episodes", {"game": "forks-2e", "players": [1, 9]}, "season/bad_players", "players"),
         ("/episodes", {"game": "forks-2e", "map": "three-rapids"}, "request/unknown_field", "map"),
+        # the host chooses no seed (issue 22): the referee draws every match's
+        ("/episodes", {"game": "forks-2e", "seed": "mine"}, "request/unknown_field", "seed"),
         ("/episodes", {"map": "nowhere", "players": [1, 2, 3]}, "map/unknown", None),
         ("/episodes/1/outcome", {}, "season/unknown_episode", None),
     ]
@@ -438,5 +445,63 @@ def test_bad_steps_are_refused_by_name(client: FlaskClient) -> None:
     ok(s.post("/episodes/1/opponent", {"opponent": pick}, s.players[candidate]))
     three = s.post("/episodes/1/death-match", {"map": "three-rapids"})
     assert three.status_code == 422, three.get_json()
+    seeded = s.post("/episodes/1/death-match", {"game": "forks-2e", "seed": "mine"})
+    assert seeded.status_code == 422 and codes(seeded) == ["request/unknown_field"]
     no_token = s.post("/episodes/1/token", {}, s.players[candidate])
     assert no_token.status_code == 409 and codes(no_token) == ["season/already_chosen"]
+
+
+def test_the_host_gives_a_player_a_new_season_token(roomy: FlaskClient) -> None:
+    """Issue 22: ``POST /players/{number}/link``: the old token and the seat
+    links derived from it stop working; the new token's answers link working
+    seats; a seat its match's host re-issued is left alone."""
+    client = roomy
+    s = Season(client, name="New links", players=ROSTER[:4])
+    main = ok(s.post("/episodes", {"game": "forks-2e", "players": [1, 2, 3]}), 201)
+    old = s.players[2]
+    old_seat = seat_link(s, 2, main["match_id"])
+    assert ok(client.get(f"/api/matches/{main['match_id']}/me", headers=bearer(old_seat)))
+
+    for token in (s.players[2], s.players[1], "x" * 43):  # only the host
+        refused = s.post("/players/2/link", {}, token)
+        assert refused.status_code == 403 and codes(refused) == ["auth/forbidden"]
+    assert client.post(f"{s.url}/players/2/link", json={}).status_code == 401
+    assert codes(s.post("/players/9/link")) == ["season/unknown_player"]
+    assert codes(s.post("/players/2/link", {"seat": 2})) == ["request/unknown_field"]
+    assert s.get("/me", old).status_code == 200  # none of those changed anything
+
+    answer = s.post("/players/2/link")
+    made = ok(answer)
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert made["player"] == 2 and made["token"] != old
+    assert made["moved_matches"] == [main["match_id"]] and made["left_matches"] == []
+    assert s.get("/me", old).status_code == 403
+    assert (
+        client.get(f"/api/matches/{main['match_id']}/me", headers=bearer(old_seat)).status_code
+        == 403
+    )
+    s.players[2] = made["token"]
+    new_seat = seat_link(s, 2, main["match_id"])
+    me = ok(client.get(f"/api/matches/{main['match_id']}/me", headers=bearer(new_seat)))
+    assert me["viewer"] == {"kind": "seat", "seat": 2}
+    # the match's host re-issues player 3's seat there: a new season token leaves it
+    by_host = ok(
+        client.post(
+            f"/api/matches/{main['match_id']}/tokens",
+            json={"seat": 3},
+            headers=bearer(main["host_token"]),
+        )
+    )["token"]
+    made3 = ok(s.post("/players/3/link"))
+    assert made3["moved_matches"] == [] and made3["left_matches"] == [main["match_id"]]
+    assert ok(client.get(f"/api/matches/{main['match_id']}/me", headers=bearer(by_host)))
+    (link,) = ok(s.get("/me", made3["token"]))["matches"]
+    assert link["path"] is None
+
+
+def test_wrong_tokens_giving_new_season_tokens_are_failed_attempts(client: FlaskClient) -> None:
+    s = Season(client, name="Limited links", players=ROSTER[:2])
+    for _ in range(20):
+        assert s.post("/players/1/link", {}, "wrong-" + "x" * 40).status_code == 403
+    limited = s.post("/players/1/link")
+    assert limited.status_code == 429 and codes(limited) == ["auth/rate_limited"]

@@ -1184,6 +1184,7 @@ def test_secret_pages_and_token_answers_are_never_cached_nor_referred(
 
 
 SEASON_HOST_API = {
+    ("POST", "/players/<int:number>/link"),
     ("POST", "/ledger"),
     ("POST", "/episodes"),
     ("GET", "/episodes/<int:number>/outcome"),

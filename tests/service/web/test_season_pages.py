@@ -9,16 +9,22 @@ names escaped; wrong links 404; no page shows another player's links."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
+from sqlmodel import Session, select
 
+from forms.season import MAX_ROSTER_ROWS, ROSTER_ROWS, NewSeasonForm
+from referee.matchfile import seed_digest
+from referee.models import Season
 from referee.seasons import Seasons
 from referee.service import Referee
 
-from ..test_seasons import play_to_the_end, seed_where
+from ..test_seasons import at_balances, game_parts, play_to_the_end, seed_where
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 SEASON_NAME = '"><script>alert(1)</script> S1'
@@ -88,7 +94,7 @@ def choose_from_page(client: FlaskClient, link: str) -> tuple[int, str]:
 
 
 def test_a_season_of_three_episodes_from_the_forms(
-    app: Flask, client: FlaskClient, svc: Referee
+    app: Flask, client: FlaskClient, svc: Referee, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seasons: Seasons = app.extensions["seasons"]
     assert client.get("/").status_code == 200 and "/seasons/new" in html(client.get("/"))
@@ -100,6 +106,7 @@ def test_a_season_of_three_episodes_from_the_forms(
     assert step == "main"
 
     # episode 1: Rocky River of three, a seed where someone holds the Token of Life
+    # (the form takes no seed: the test gives the service one, as only a test may)
     chosen = [2, 4, 6]
     bal = seasons.state(sid).balances()
     probe_players = [
@@ -107,11 +114,12 @@ def test_a_season_of_three_episodes_from_the_forms(
         for i, p in enumerate(chosen, start=1)
     ]
     seed = seed_where(svc, probe_players, lambda token, cand: token is not None and token != cand)
+    monkeypatch.setattr(seasons, "create_main_match", partial(seasons.create_main_match, seed=seed))
     r = client.post(
-        f"{host}/main",
-        data={"game": "rocky-river", "players": [str(p) for p in chosen], "seed": seed},
+        f"{host}/main", data={"game": "rocky-river", "players": [str(p) for p in chosen]}
     )
     assert r.status_code == 303, html(r)
+    monkeypatch.undo()
     e1 = current_episode(seasons, sid)
     step, text = host_step(client, host)
     assert step == "main_running"
@@ -310,3 +318,417 @@ def test_pages_with_secret_links_are_kept_by_no_cache(client: FlaskClient) -> No
     for path in (host.group(1), player.group(1)):
         assert client.get(path).headers["Cache-Control"] == "no-store", path
     assert client.get(public.group(1)).headers.get("Cache-Control") != "no-store"
+
+
+def test_the_season_host_chooses_no_seed(app: Flask, client: FlaskClient, svc: Referee) -> None:
+    """Issue 22: a seed chosen by the host would tell them every sealed deal,
+    default and draw before any step closes (and let them grind seeds to rig a
+    Death Match). The host's forms offer none, and a post that still carries
+    ``seed=`` makes a match whose seed the poster did not choose; no page shows
+    the seed before the end."""
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    assert 'name="seed"' not in html(client.get(host))
+    posted = "the-host-chose-this-seed"
+    everyone = [str(p) for p in range(1, 7)]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": everyone, "seed": posted})
+    assert r.status_code == 303, html(r)
+    main = svc.state(current_episode(seasons, sid).main_match_id).match
+    assert main.seed != posted and main.seed_sha256 != seed_digest(posted)
+    host_page = html(client.get(host))
+    match_host = kept_match_host(host_page, main.id)
+    for page in (host_page, html(client.get(f"/matches/{main.id}")), html(client.get(match_host))):
+        assert posted not in page and main.seed not in page
+    play_to_the_end(svc, main.id)
+    outcome = seasons.record_main(sid, 1)
+    seasons.choose_opponent(
+        sid, 1, chooser=outcome.candidate, opponent=seasons.opponents(sid, 1)[0]
+    )
+    assert 'name="seed"' not in html(client.get(host))
+    r = client.post(f"{host}/death", data={"game": "forks-2e", "seed": posted})
+    assert r.status_code == 303, html(r)
+    death = svc.state(current_episode(seasons, sid).death_match_id or "").match
+    assert death.seed != posted and death.seed_sha256 != seed_digest(posted)
+    host_page = html(client.get(host))
+    assert posted not in host_page and death.seed not in host_page
+    assert death.seed not in html(client.get(f"/matches/{death.id}"))
+
+
+# ---- bounded rows and the creation limit (issue 22) ------------------------------------
+
+
+def roster_rows(count: int, named: bool = False) -> dict[str, str]:
+    """The create form's fields with ``count`` roster rows (blank or named)."""
+    data = {"name": "Rows", "token_bonus": "0", "token_lasts": "episode"}
+    for i in range(count):
+        data[f"players-{i}-name"] = f"P{i}" if named else ""
+        data[f"players-{i}-garnets"] = "0"
+    return data
+
+
+def rows_shown(text: str) -> int:
+    return len(re.findall(r'name="players-\d+-name"', text))
+
+
+def test_roster_rows_are_bounded_before_the_form_is_built(app: Flask, client: FlaskClient) -> None:
+    """Issue 22: 20,000 posted rows built 20,000 form rows and a 12.7 MB page.
+    More than MAX_ROSTER_ROWS (64) distinct rows are refused at once, with the
+    page's normal rows; 64 are taken."""
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    seasons: Seasons = app.extensions["seasons"]
+    huge = {"name": "Rows", **{f"players-{i}-name": "" for i in range(20_000)}}
+    for data in (roster_rows(MAX_ROSTER_ROWS + 1), huge):
+        r = client.post("/seasons/new", data=data)
+        text = html(r)
+        assert r.status_code == 422, len(data)
+        assert 'data-code="season/too_many_rows"' in text
+        assert f"at most {MAX_ROSTER_ROWS} roster rows" in text
+        assert rows_shown(text) == ROSTER_ROWS and len(text) < 100_000
+        assert 'value="Rows"' in text  # the season's name is kept
+    # rows counted by their numbers: one row of many fields is one row, "007" is row 7
+    one = {"name": "Rows", **{f"players-0-{k}": "" for k in ("name", "garnets", "email", "x")}}
+    assert "too_many_rows" not in html(client.post("/seasons/new", data=one))
+    repeated = {**roster_rows(MAX_ROSTER_ROWS), "players-007-name": "P7"}
+    assert "too_many_rows" not in html(client.post("/seasons/new", data=repeated))
+    with Session(seasons.engine) as session:
+        assert session.exec(select(Season)).all() == []  # nothing was created
+    largest = client.post("/seasons/new", data=roster_rows(MAX_ROSTER_ROWS, named=True))
+    assert largest.status_code == 200 and "is ready" in html(largest)  # links shown once
+    (season,) = Session(seasons.engine).exec(select(Season)).all()
+    assert len(seasons.state(season.id).players) == MAX_ROSTER_ROWS
+
+
+def test_the_roster_field_list_takes_at_most_max_roster_rows(app: Flask) -> None:
+    with app.test_request_context(method="POST", data=roster_rows(MAX_ROSTER_ROWS + 6)):
+        form = NewSeasonForm(meta={"csrf": False})
+        assert len(form.players.entries) == MAX_ROSTER_ROWS
+
+
+def test_the_main_match_players_are_bounded(app: Flask, client: FlaskClient) -> None:
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    seasons: Seasons = app.extensions["seasons"]
+    for count in (MAX_ROSTER_ROWS + 1, 20_000):
+        r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1"] * count})
+        text = html(r)
+        assert r.status_code == 422 and "season/too_many_rows" in text, count
+        assert len(text) < 200_000
+    # the largest list this check takes goes on to the next checks (Forks takes 2 to 6)
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1"] * MAX_ROSTER_ROWS})
+    assert r.status_code == 422 and "too_many_rows" not in html(r)
+    assert 'data-code="demo/bad_players"' in html(r)
+    assert seasons.state(sid).episodes == []
+
+
+def test_creating_seasons_is_rate_limited_with_creating_matches(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Each POST /seasons/new counts towards RATELIMIT_CREATE_FORM (10 a minute
+    per address by default), in the same count as POST /new; showing the form
+    is free."""
+    assert app.config["RATELIMIT_CREATE_FORM"] == "10 per minute"
+    for _ in range(5):
+        assert client.get("/seasons/new").status_code == 200
+    for i in range(10):
+        assert client.post("/seasons/new", data={"name": f"S{i}"}).status_code == 422
+    limited = client.post("/seasons/new", data=roster_rows(2, named=True))
+    assert limited.status_code == 429 and "Too many requests" in html(limited)
+    assert "Retry-After" in limited.headers
+    assert client.get("/seasons/new").status_code == 200
+    assert client.post("/new", data={"name": "m"}).status_code == 429  # one count for both
+    other = {"environ_base": {"REMOTE_ADDR": "2.2.2.5"}}
+    assert client.post("/seasons/new", data=roster_rows(2, named=True), **other).status_code == 303
+
+
+def test_matches_count_towards_the_season_creation_limit(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_CREATE_FORM"] = "3 per minute"
+    for _ in range(3):
+        assert client.post("/new", data={"name": "m"}).status_code != 429
+    assert client.post("/seasons/new", data=roster_rows(2, named=True)).status_code == 429
+
+
+# ---- the admin key (issue 22) ------------------------------------------------------------
+
+ADMIN_KEY = "season-key-" + "k" * 30
+
+
+def seasons_made(app: Flask) -> int:
+    with Session(app.extensions["seasons"].engine) as session:
+        return len(session.exec(select(Season)).all())
+
+
+def test_creating_a_season_needs_the_admin_key_where_there_is_one(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: with REFEREE_ADMIN_KEY set, /api/seasons needed it and
+    /seasons/new did not (and its host page then makes matches of any game).
+    The key is checked before any work; a refusal names the field."""
+    app.config["ADMIN_KEY"] = ADMIN_KEY
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    page = html(client.get("/seasons/new"))
+    assert 'name="admin_key"' in page and 'type="password"' in page
+    seasons: Seasons = app.extensions["seasons"]
+    real = seasons.create_season
+
+    def no_work(**kwargs: Any) -> Any:
+        raise AssertionError("the season was made before the admin key was checked")
+
+    monkeypatch.setattr(seasons, "create_season", no_work)
+    for extra in ({}, {"admin_key": ""}, {"admin_key": "wrong"}, {"admin_key": ADMIN_KEY[:-1]}):
+        r = client.post("/seasons/new", data={**roster_rows(2, named=True), **extra})
+        text = html(r)
+        assert r.status_code == 401, extra
+        assert 'data-code="auth/unauthorized"' in text and "needs its admin key" in text
+        assert 'id="admin_key-errors"' in text  # beside the field
+        assert 'value="P0"' in text  # what was typed is kept
+    # too many rows without the key: refused for the key first
+    r = client.post("/seasons/new", data=roster_rows(MAX_ROSTER_ROWS + 1))
+    assert r.status_code == 401
+    monkeypatch.setattr(seasons, "create_season", real)
+    assert seasons_made(app) == 0
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": ADMIN_KEY})
+    assert r.status_code == 303 and seasons_made(app) == 1
+
+
+def test_wrong_admin_keys_on_the_season_form_count_as_failed_attempts(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["ADMIN_KEY"] = ADMIN_KEY
+    app.config["RATELIMIT_FAILED_TOKENS"] = "3 per minute"
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    for _ in range(2):
+        r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": "guess"})
+        assert r.status_code == 401
+    api = client.post("/api/seasons", json={}, headers={"Authorization": "Bearer guess"})
+    assert api.status_code == 401  # the API's wrong keys are the same count
+    right = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": ADMIN_KEY})
+    assert right.status_code == 429 and "Too many attempts" in html(right)
+    assert client.get("/seasons/new").status_code == 200  # the page itself still opens
+    other = {"environ_base": {"REMOTE_ADDR": "2.2.2.6"}}
+    data = {**roster_rows(2, named=True), "admin_key": ADMIN_KEY}
+    assert client.post("/seasons/new", data=data, **other).status_code == 303
+    assert seasons_made(app) == 1
+
+
+def test_without_an_admin_key_the_season_form_asks_for_none_and_counts_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["RATELIMIT_FAILED_TOKENS"] = "2 per minute"
+    app.config["RATELIMIT_CREATE_FORM"] = "1000 per minute"
+    assert 'name="admin_key"' not in html(client.get("/seasons/new"))
+    for _ in range(4):  # refused for their content, not a failed key
+        r = client.post("/seasons/new", data={"name": "", "admin_key": "anything"})
+        assert r.status_code == 422
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "admin_key": "anything"})
+    assert r.status_code == 303
+
+
+def test_look_alike_names_are_refused_on_the_form(app: Flask, client: FlaskClient) -> None:
+    data = {"name": "Alike", "players-0-name": "Ana", "players-1-name": "A\u200bna"}
+    r = client.post("/seasons/new", data=data)
+    assert r.status_code == 422 and 'data-code="season/confusable_names"' in html(r)
+    assert "&#34;A&lt;U+200B&gt;na&#34;" in html(r) or '"A&lt;U+200B&gt;na"' in html(r)
+    assert seasons_made(app) == 0
+
+
+# ---- numbers are ASCII digits (issue 22) ----------------------------------------------
+
+NOT_ASCII_NUMBERS = ["\u00b2", "\u00b9", "\u2460", "\u0661"]  # ² ¹ ① and Arabic-Indic 1
+NOT_ASCII_IDS = ["superscript-2", "superscript-1", "circled-1", "arabic-indic-1"]
+
+
+@pytest.mark.parametrize("typed", NOT_ASCII_NUMBERS, ids=NOT_ASCII_IDS)
+def test_a_player_number_is_ascii_digits(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """Issue 22: ``²``, ``¹`` or ``①`` as a Main Match player gave a 500
+    (``isdigit()`` then ``int()``); a number is read as ASCII digits only, and
+    anything else is refused with a problem naming it, on every season form."""
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", typed]})
+    assert r.status_code == 422, html(r)
+    assert 'data-code="season/bad_players"' in html(r)
+    assert f"{typed!r} is not a player number" in html(r).replace("&#39;", "'")
+    assert seasons.state(sid).episodes == []
+    entries = len(seasons.state(sid).ledger)
+    r = client.post(f"{host}/entry", data={"player": typed, "change": "1", "reason": "r"})
+    assert r.status_code == 422 and len(seasons.state(sid).ledger) == entries
+    r = client.post(f"{host}/entry", data={"player": "1", "change": typed, "reason": "r"})
+    assert r.status_code == 422 and 'id="entry-change-errors"' in html(r)
+    assert len(seasons.state(sid).ledger) == entries
+    r = client.post("/seasons/new", data={**roster_rows(2, named=True), "token_bonus": typed})
+    assert r.status_code == 422 and 'id="token_bonus-errors"' in html(r)
+    r = client.post("/seasons/new", data={"name": "N", f"players-{typed}-name": "Ana"})
+    assert r.status_code == 422 and 'data-code="season/bad_rows"' in html(r)
+    assert client.get(f"/seasons/new?rows={typed}").status_code == 200
+    # the candidate's choice and the host's entered loser
+    rr = {"game": "rocky-river", "setup": {"map": "three-rapids"}}
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], **rr)
+    play_to_the_end(app.extensions["referee"], main.match_id)
+    outcome = seasons.record_main(sid, 1)
+    r = client.post(f"{links['players'][outcome.candidate]}/opponent", data={"opponent": typed})
+    assert r.status_code == 422 and 'data-code="season/bad_opponent"' in html(r)
+    seasons.choose_opponent(
+        sid, 1, chooser=outcome.candidate, opponent=seasons.opponents(sid, 1)[0]
+    )
+    r = client.post(f"{host}/result", data={"loser": typed, "sure": "y"})
+    assert r.status_code == 422 and 'data-code="season/bad_loser"' in html(r)
+    assert seasons.state(sid).episode(1).loser is None
+
+
+def test_ascii_numbers_with_a_sign_or_spaces_are_read(app: Flask, client: FlaskClient) -> None:
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid = links["host"], links["id"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "+2", " 3 "]})
+    assert r.status_code == 303, html(r)
+    assert sorted(seasons.state(sid).episode(1).main_seats.values()) == [1, 2, 3]
+
+
+# ---- a Token of Life lasts one episode by default ---------------------------------------
+
+
+def test_a_token_of_life_protects_in_its_own_episode_only(app: Flask, client: FlaskClient) -> None:
+    """With the default rules (``token_lasts: "episode"``) the holder of episode
+    1's Token of Life is protected in episode 1 and choosable in episode 2, on
+    the service and on the candidate's page."""
+    seasons: Seasons = app.extensions["seasons"]
+    svc: Referee = app.extensions["referee"]
+    made = seasons.create_season(name="One episode", players=[{"name": n} for n, _ in ROSTER])
+    sid = made.season_id
+    assert seasons.state(sid).season.rules["token_lasts"] == "episode"
+    rr = game_parts("rocky-river", 3)
+    seed = seed_where(
+        svc, at_balances(seasons, sid, [1, 2, 3]), lambda t, cand: t is not None and t != cand
+    )
+    _, main = seasons.create_main_match(sid, players=[1, 2, 3], seed=seed, **rr)
+    play_to_the_end(svc, main.match_id)
+    first = seasons.record_main(sid, 1)
+    holder = first.token_holder
+    assert holder is not None and holder != first.candidate
+
+    def page_of(candidate: int) -> str:
+        return html(client.get(f"/season/{made.player_tokens[candidate]}"))
+
+    # episode 1: protected
+    assert holder not in seasons.opponents(sid, 1)
+    assert re.search(
+        rf'id="opponent-{holder}" disabled.*?\(holds a Token of Life\)',
+        page_of(first.candidate),
+        re.S,
+    )
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=first.candidate, opponent=opponent)
+    seasons.record_death(sid, 1, loser=opponent)
+
+    # episode 2, which the holder does not play: choosable, shown so
+    others = [p for p in seasons.state(sid).remaining() if p != holder][:3]
+    _, main2 = seasons.create_main_match(sid, players=others, **rr)
+    play_to_the_end(svc, main2.match_id)
+    second = seasons.record_main(sid, 2)
+    assert holder in seasons.opponents(sid, 2)
+    assert holder not in seasons.state(sid).tokens(2)
+    page = page_of(second.candidate)
+    assert re.search(
+        rf'<input type="radio" name="opponent" value="{holder}" id="opponent-{holder}">', page
+    )
+    assert not re.search(rf'id="opponent-{holder}-why"', page)
+    seasons.choose_opponent(sid, 2, chooser=second.candidate, opponent=holder)  # taken
+    assert seasons.state(sid).episode(2).opponent == holder
+
+
+# ---- re-issuing a player's season link (issue 22) -----------------------------------------
+
+
+NEW_LINK = r'id="new-player-link" data-player="2" href="http://localhost(/season/[^"]+)"'
+
+
+def play_paths(text: str) -> set[str]:
+    return set(re.findall(r'href="(/play/[^"]+)"', text))
+
+
+def test_the_host_gives_a_player_a_new_season_link(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    seasons: Seasons = app.extensions["seasons"]
+    links = create_season(client)
+    host, sid, old = links["host"], links["id"], links["players"][2]
+    # two matches of player 2: episode 1's Main Match, and a Main Match made elsewhere
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", "3"]})
+    assert r.status_code == 303, html(r)
+    old_page = html(client.get(old))
+    (old_play,) = play_paths(old_page)
+    assert client.get(old_play).status_code == 200
+    assert 'id="link-h"' in html(client.get(host))
+
+    unsure = client.post(f"{host}/link", data={"player": "2"})
+    assert unsure.status_code == 422 and "I am sure" in html(unsure)
+    assert client.get(old).status_code == 200  # nothing was done
+    for bad in ("", "9", "x"):
+        r = client.post(f"{host}/link", data={"player": bad, "sure": "y"})
+        assert r.status_code == 422 and 'id="link-player-errors"' in html(r), bad
+
+    r = client.post(f"{host}/link", data={"player": "2", "sure": "y"})
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    found = re.search(NEW_LINK, html(r))
+    assert found, html(r)
+    new = found.group(1)
+    assert new != old and "shown only once" in html(r)
+    assert new not in html(client.get(host))  # shown by that answer only
+    # the old season link and the match link it gave open nothing
+    assert client.get(old).status_code == 404
+    assert client.get(old_play).status_code == 404
+    # the new one opens the player's page, whose match links work
+    page = client.get(new)
+    assert page.status_code == 200 and str(escape(HOSTILE)) in html(page)  # player 2's
+    (new_play,) = play_paths(html(page))
+    assert new_play != old_play and client.get(new_play).status_code == 200
+    # the others' links are untouched
+    assert client.get(links["players"][1]).status_code == 200
+    (first_play,) = play_paths(html(client.get(links["players"][1])))
+    assert client.get(first_play).status_code == 200
+    assert seasons.find_token(new.rsplit("/", 1)[1]) == (sid, 2)
+
+
+def test_a_seat_whose_match_host_gave_a_new_link_is_left_alone(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    links = create_season(client)
+    host = links["host"]
+    r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1", "2", "3"]})
+    assert r.status_code == 303
+    match_id = current_episode(app.extensions["seasons"], links["id"]).main_match_id
+    by_host = svc.reissue_token(match_id, 2)  # the match's host re-issues player 2's seat
+    r = client.post(f"{host}/link", data={"player": "2", "sure": "y"})
+    assert r.status_code == 200 and "left as it is" in html(r)
+    assert client.get(f"/play/{by_host}").status_code == 200  # still theirs
+    found = re.search(NEW_LINK, html(r))
+    assert found
+    page = html(client.get(found.group(1)))
+    assert play_paths(page) == set() and "re-issued by its host" in page
+
+
+def test_a_player_cannot_give_new_links(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_ENABLED"] = False
+    links = create_season(client)
+    player = links["players"][1].rsplit("/", 1)[1]
+    for path in (f"/season-host/{player}/link", f"/season/{player}/link"):
+        r = client.post(path, data={"player": "2", "sure": "y"})
+        assert r.status_code == 404, path
+    assert client.get(links["players"][2]).status_code == 200  # nothing changed
+
+
+def test_wrong_links_giving_new_links_count_as_failed_attempts(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_season(client)
+    app.config["RATELIMIT_FAILED_TOKENS"] = "3 per minute"
+    for guess in ("a", "b", "c"):
+        r = client.post(f"/season-host/{guess}/link", data={"player": "1", "sure": "y"})
+        assert r.status_code == 404
+    r = client.post(f"{links['host']}/link", data={"player": "1", "sure": "y"})
+    assert r.status_code == 429
+    assert client.get(links["players"][1]).status_code == 429  # a token-bearing page waits
