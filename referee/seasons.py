@@ -525,9 +525,13 @@ class Seasons:
         setup: Mapping[str, Any] | None,
         settings: object,
         seed: str | None,
+        base_url: str | None,
     ) -> Created:
         """A match of the chosen players, garnets read from the ledger now,
-        each seat's link derived from the player's season link."""
+        each seat's link derived from the player's season link. ``base_url``:
+        the season host's creating request's address, the base of the match's
+        e-mail links where the operator sets none (as a match's host's, see
+        :meth:`referee.service.Referee.create_match`)."""
         match_id_hint = secrets.token_hex(5)
         balances = state.balances()
         for p in chosen:
@@ -553,6 +557,7 @@ class Seasons:
             seed=seed,
             seat_tokens=tokens,
             match_id=match_id_hint,
+            base_url=base_url,
         )
 
     def create_main_match(
@@ -564,13 +569,15 @@ class Seasons:
         setup: Mapping[str, Any] | None = None,
         settings: object = None,
         seed: str | None = None,
+        base_url: str | None = None,
     ) -> tuple[int, Created]:
         """The next episode's Main Match: every remaining player, or the chosen
         remaining ones (for a game that takes fewer). The episode number and the match.
 
         ``seed`` is for tests only: no page or API call passes one (issue 22: a
         host who chose the seed would know every sealed deal, default and draw
-        before any step closes); left out, the referee draws it."""
+        before any step closes); left out, the referee draws it. ``base_url``:
+        the address the season host's request came to (see :meth:`_make_match`)."""
         state = self.state(season_id)
         if state.episodes and not state.done(state.episodes[-1]):
             last = state.episodes[-1].number
@@ -590,7 +597,14 @@ class Seasons:
         number = len(state.episodes) + 1
         name = f"{state.season.name}: episode {number}, Main Match"
         created = self._make_match(
-            state, chosen, name=name, game=game, setup=setup, settings=settings, seed=seed
+            state,
+            chosen,
+            name=name,
+            game=game,
+            setup=setup,
+            settings=settings,
+            seed=seed,
+            base_url=base_url,
         )
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)
@@ -763,6 +777,7 @@ class Seasons:
         setup: Mapping[str, Any] | None = None,
         settings: object = None,
         seed: str | None = None,
+        base_url: str | None = None,
     ) -> Created:
         """The episode's Death Match: the candidate (seat 1) against the chosen
         opponent (seat 2), of a game that takes 2 players. ``seed``: tests only,
@@ -778,7 +793,14 @@ class Seasons:
         chosen = [e.candidate, e.opponent]
         name = f"{state.season.name}: episode {episode}, Death Match"
         created = self._make_match(
-            state, chosen, name=name, game=game, setup=setup, settings=settings, seed=seed
+            state,
+            chosen,
+            name=name,
+            game=game,
+            setup=setup,
+            settings=settings,
+            seed=seed,
+            base_url=base_url,
         )
         with transaction(self.engine) as session:
             again = self._load(session, season_id, lock=True)

@@ -23,6 +23,7 @@ from referee.seasons import MainOutcome
 from referee.service import Created
 from referee.web import seasons
 from referee.web.api import _bearer, _body, _object_body, check_admin_key
+from referee.web.common import base_url
 
 bp = Blueprint("season_api", __name__, url_prefix="/api/seasons")
 
@@ -222,7 +223,9 @@ def create_main_match(season_id: str) -> tuple[Response, int]:
         raise RuleError.single(
             "season/bad_players", "players must be a list of player numbers, or left out", "players"
         )
-    number, created = seasons().create_main_match(season_id, players=chosen, **parts)
+    number, created = seasons().create_main_match(
+        season_id, players=chosen, base_url=base_url(), **parts
+    )
     return jsonify(_match(number, created)), 201
 
 
@@ -271,7 +274,9 @@ def use_token(season_id: str, number: int) -> Response:
 @bp.post(EPISODE + "/death-match")
 def create_death_match(season_id: str, number: int) -> tuple[Response, int]:
     _host(season_id)
-    created = seasons().create_death_match(season_id, number, **_game_parts(()))
+    created = seasons().create_death_match(
+        season_id, number, base_url=base_url(), **_game_parts(())
+    )
     return jsonify(_match(number, created)), 201
 
 

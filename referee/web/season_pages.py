@@ -53,7 +53,7 @@ from referee.ruleset import get_ruleset, ruleset_names
 from referee.season_views import season_view
 from referee.seasons import SeasonState
 from referee.web import referee, seasons
-from referee.web.common import external_url, status_for
+from referee.web.common import base_url, external_url, status_for
 from referee.web.pages import (
     form_problems,
     group_problems,
@@ -481,6 +481,7 @@ def main_match(token: str) -> ResponseReturnValue:
         number, made = seasons().create_main_match(
             season_id,
             players=chosen,
+            base_url=base_url(),
             **_demo_parts(game, len(chosen)),
         )
     except RuleError as exc:
@@ -535,7 +536,9 @@ def death_match(token: str) -> ResponseReturnValue:
         _checked(form)
         game = _game_of(form)
         episode = _open_episode(season_id)
-        made = seasons().create_death_match(season_id, episode, **_demo_parts(game, 2))
+        made = seasons().create_death_match(
+            season_id, episode, base_url=base_url(), **_demo_parts(game, 2)
+        )
     except RuleError as exc:
         return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
     done = f"Episode {episode}'s Death Match is created: its host link is below."

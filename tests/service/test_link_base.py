@@ -32,7 +32,6 @@ from referee.service import Referee
 from referee.web import create_app
 
 from .conftest import PLAYERS
-from .test_seasons import game_parts
 
 MAIL = "smtp://127.0.0.1:9"  # mail enabled; nothing is delivered here (the outbox is read)
 HOST = "https://referee.example.org"  # where the host created the match
@@ -235,30 +234,42 @@ def test_a_match_stored_before_the_rule_with_no_base_row_refuses_too(
 
 
 @pytest.mark.parametrize("operator", [None, OPERATOR], ids=["no-setting", "setting"])
-def test_a_season_match_takes_its_base_from_the_operator_only(
-    make_app: AppMaker, operator: str | None
+@pytest.mark.parametrize("via", ["api", "page"])
+def test_a_season_match_takes_its_base_from_the_season_hosts_request(
+    make_app: AppMaker, operator: str | None, via: str
 ) -> None:
-    """A season's matches are made by the seasons service, with no request:
-    without the operator's setting they have no base, so their seats cannot
-    add an address; with it, their links use it."""
+    """A season's matches are made by the season's host (its page or the API):
+    that request's address is their base, as a match's host's is, unless the
+    operator sets one; a seat's request from elsewhere moves nothing."""
     app = make_app(PUBLIC_URL=operator)
     client = app.test_client()
     seasons: Seasons = app.extensions["seasons"]
     made = seasons.create_season(
         name="S", players=[{"name": n} for n in ("Ana", "Bo", "Cy")], rules=None
     )
-    _, main = seasons.create_main_match(made.season_id, **game_parts("rocky-river", 3))
-    match = {
-        "id": main.match_id,
-        "player_tokens": {str(s): t for s, t in main.player_tokens.items()},
-    }
+    if via == "api":
+        r = client.post(
+            f"/api/seasons/{made.season_id}/episodes",
+            json={"game": "rocky-river", "map": "three-rapids"},
+            headers=bearer(made.host_token),
+            base_url=HOST,
+        )
+        assert r.status_code == 201, r.get_json()
+    else:
+        r = client.post(
+            f"/season-host/{made.host_token}/main",
+            data={"game": "rocky-river", "players": ["1", "2", "3"]},
+            base_url=HOST,
+        )
+        assert r.status_code in (200, 303), r.get_data(as_text=True)[:2000]
+    match_id = seasons.state(made.season_id).episodes[-1].main_match_id
+    assert match_id is not None
+    (link,) = [m["path"] for m in seasons.match_links(made.season_id, 1)]
+    match = {"id": match_id, "player_tokens": {"1": link.removeprefix("/play/")}}
     r = save_address(client, match, 1, ANA, "api")
-    if operator is None:
-        assert r.status_code == 422
-        assert r.get_json()["errors"][0]["code"] == "notify/no_public_url"
-        return
     assert r.status_code == 200, r.get_json()
-    assert_links_start_with(body_of(client, ask_link_again(client, main.match_id, ANA)), operator)
+    expected = operator or HOST
+    assert_links_start_with(body_of(client, ask_link_again(client, match_id, ANA)), expected)
 
 
 def test_a_demo_match_records_the_address_its_links_are_printed_for(engine: Engine) -> None:
