@@ -613,6 +613,7 @@ class Seasons:
             out = [again.player(p).name for p in chosen if p not in again.remaining()]
             if out:
                 raise _changed(f"{', '.join(out)} left the season meanwhile")
+            _same_garnets(state, again, chosen)
             session.add(
                 Episode(
                     season_id=season_id,
@@ -809,6 +810,7 @@ class Seasons:
                 raise RuleError.single("season/already_chosen", "the Death Match exists already")
             if [e.candidate, e.opponent] != chosen:
                 raise _opponent_changed(again, e, chosen[1])
+            _same_garnets(state, again, chosen)
             e.death_match_id = created.match_id
             e.death_seats = {"1": chosen[0], "2": chosen[1]}
             session.add(e)
@@ -884,6 +886,18 @@ def _changed(what: str) -> RuleError:
     """A step refused because what it read changed before it could lock the
     season (another request's step came first): nothing of it is recorded."""
     return RuleError.single("season/changed", f"{what}: nothing was recorded; look again and retry")
+
+
+def _same_garnets(read: SeasonState, now: SeasonState, chosen: Sequence[int]) -> None:
+    """A new match's seats hold the players' balances as read when it was
+    made: refused (``season/changed``) if a ledger entry moved one since."""
+    before, after = read.balances(), now.balances()
+    moved = [now.player(p).name for p in chosen if before[p] != after[p]]
+    if moved:
+        raise _changed(
+            f"the garnets of {', '.join(moved)} changed meanwhile (a ledger entry), so the "
+            "match would hold old balances"
+        )
 
 
 def _opponent_changed(state: SeasonState, e: Episode, read: int) -> RuleError:

@@ -493,6 +493,31 @@ def test_a_main_match_is_of_players_still_in_when_it_is_recorded(
     assert seasons.state(sid).episodes == []
 
 
+def test_a_new_match_holds_the_balances_of_when_it_is_recorded(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ledger entry between reading the balances (the match's seats are made
+    with them) and locking the season: the match would hold old garnets, so
+    the step is refused and nothing recorded; for a Main and a Death Match."""
+    _, seasons, sid, outcome = recorded_episode(engine)
+    opponent = seasons.opponents(sid, 1)[0]
+    seasons.choose_opponent(sid, 1, chooser=outcome.candidate, opponent=opponent)
+    entry = lambda: seasons.add_entry(sid, player=opponent, change=3, reason="bonus")  # noqa: E731
+    meanwhile(monkeypatch, entry)
+    with pytest.raises(RuleError) as changed:
+        seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
+    assert changed.value.codes == ["season/changed"]
+    assert "garnets" in str(changed.value) and "nothing was recorded" in str(changed.value)
+    assert seasons.state(sid).episode(1).death_match_id is None
+    fresh = Seasons(Referee(engine, Clock()), SECRET)
+    other = fresh.create_season(name="Ledger", players=ROSTER).season_id
+    meanwhile(monkeypatch, lambda: fresh.add_entry(other, player=2, change=-1, reason="fine"))
+    with pytest.raises(RuleError) as moved:
+        fresh.create_main_match(other, players=[1, 2, 3], **game_parts("rocky-river", 3))
+    assert moved.value.codes == ["season/changed"]
+    assert fresh.state(other).episodes == []
+
+
 def test_a_main_match_begins_the_episode_it_was_made_for(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
