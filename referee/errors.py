@@ -31,14 +31,27 @@ class Problem:
 # at most this many problems are listed in one refusal (a hostile 100,000-entry
 # order would otherwise get a reply of megabytes); the rest are counted in one more
 MAX_PROBLEMS = 50
+# and each message is cut to this many characters: a message that quotes the
+# value it refuses (a validator's does) would otherwise be as long as the body
+MAX_MESSAGE = 500
+
+
+def _bounded(problem: Problem) -> Problem:
+    if len(problem.message) <= MAX_MESSAGE:
+        return problem
+    left = len(problem.message) - MAX_MESSAGE
+    more = f"{left} more character{'s' if left != 1 else ''}"
+    cut = f"{problem.message[:MAX_MESSAGE]}... ({more} not shown)"
+    return Problem(problem.code, cut, problem.field)
 
 
 class RuleError(Exception):
     """An input breaks one or more rules; ``problems`` lists every one found,
-    up to :data:`MAX_PROBLEMS`, then one ``problems/more`` saying how many more."""
+    up to :data:`MAX_PROBLEMS`, then one ``problems/more`` saying how many more;
+    each message cut to :data:`MAX_MESSAGE` characters."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
-        found = tuple(problems)
+        found = tuple(_bounded(p) for p in problems)
         if not found:
             raise ValueError("RuleError needs at least one problem")
         if len(found) > MAX_PROBLEMS:

@@ -917,3 +917,16 @@ def test_r8_no_rafting_round_closed_means_no_path_scores_control() -> None:
     out = resolve_document(doc)
     assert "branch_totals" in out
     assert not {"path", "scores", "control", "token_of_life"} & set(out)
+
+
+def test_a_refusal_message_is_cut_at_max_message_characters() -> None:
+    """Every refusal is short whatever the value it quotes (issue 22's
+    attacker's pass): a message of MAX_MESSAGE characters is kept whole, one
+    character more is cut, with how much was left out."""
+    from referee.errors import MAX_MESSAGE, Problem, RuleError
+
+    whole = RuleError.single("x/y", "m" * MAX_MESSAGE, "f")
+    assert whole.problems == (Problem("x/y", "m" * MAX_MESSAGE, "f"),)
+    (cut,) = RuleError.single("x/y", "m" * (MAX_MESSAGE + 1), "f").problems
+    assert cut.message == "m" * MAX_MESSAGE + "... (1 more character not shown)"
+    assert (cut.code, cut.field) == ("x/y", "f")

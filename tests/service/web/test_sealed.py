@@ -325,3 +325,20 @@ def test_a_huge_bad_order_gets_a_short_answer(client: FlaskClient, clock: Clock)
     errors = resp.get_json()["errors"]
     assert len(errors) == 51 and errors[-1]["code"] == "problems/more"
     assert "more problems" in errors[-1]["message"]
+
+
+def test_a_huge_value_is_not_quoted_whole_in_a_refusal(client: FlaskClient, clock: Clock) -> None:
+    """Issue 22's attacker's pass: a 100,000-character string where a list
+    belongs came back whole in the schema's message, a 100 KB answer; every
+    refusal's message is cut to MAX_MESSAGE characters (referee.errors), so a
+    short value is still quoted whole."""
+    m = Match(client)
+    m.open()
+    resp = m.api("PUT", "/orders", m.seats[1], json={"draft": "J" * 100_000})
+    assert resp.status_code == 422
+    (error,) = resp.get_json()["errors"]
+    assert error["code"] == "draft/not_a_list"
+    assert len(resp.get_data()) < 1_000 and "more characters not shown" in error["message"]
+    short = m.api("PUT", "/orders", m.seats[1], json={"draft": "J" * 20}).get_json()
+    assert "J" * 20 in short["errors"][0]["message"]
+    assert "more characters" not in short["errors"][0]["message"]
