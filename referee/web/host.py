@@ -21,7 +21,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -522,19 +521,16 @@ def _reissued_page(token: str, entry: dict[str, Any], *, kept: bool) -> Response
         url = external_url("player.play", token=entry["token"])
         label = f"the link of seat {seat} ({names[seat]})"
         dashboard_url = url_for("host.dashboard", token=token)
-    response = current_app.make_response(
-        render_template(
-            "host/reissued.html",
-            view=view,
-            url=url,
-            label=label,
-            seat=seat,
-            dashboard_url=dashboard_url,
-            kept=kept,
-        )
+    # kept by no cache: the app's one rule for every /host/ answer (referee.web)
+    return render_template(
+        "host/reissued.html",
+        view=view,
+        url=url,
+        label=label,
+        seat=seat,
+        dashboard_url=dashboard_url,
+        kept=kept,
     )
-    response.headers["Cache-Control"] = "no-store"  # it shows a secret link
-    return response
 
 
 @bp.get("/<token>/post")

@@ -615,20 +615,17 @@ def reissue_link(token: str) -> ResponseReturnValue:
             )
         return _host_page(token, season_id, action="link", exc=exc, forms={"link": form})
     state = _state(season_id)
-    response = current_app.make_response(
-        render_template(
-            "seasons/reissued.html",
-            view=season_view(state, "host"),
-            name=state.player(made.player).name,
-            number=made.player,
-            url=external_url("seasons.player", token=made.token),
-            moved=len(made.moved),
-            left=len(made.left),
-            host_url=url_for("seasons.host", token=token),
-        )
+    # kept by no cache: the app's one rule for every /season-host/ answer (referee.web)
+    return render_template(
+        "seasons/reissued.html",
+        view=season_view(state, "host"),
+        name=state.player(made.player).name,
+        number=made.player,
+        url=external_url("seasons.player", token=made.token),
+        moved=len(made.moved),
+        left=len(made.left),
+        host_url=url_for("seasons.host", token=token),
     )
-    response.headers["Cache-Control"] = "no-store"  # it shows a secret link
-    return response
 
 
 # ---- a player's page ----------------------------------------------------------
