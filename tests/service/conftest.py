@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -106,6 +106,35 @@ def make_app(db_url: str, **config: Any) -> Iterator[Flask]:
     )
     yield application
     application.extensions["referee"].engine.dispose()
+
+
+AppMaker = Callable[..., Flask]
+
+
+@pytest.fixture
+def app_maker(db_url: str) -> Iterator[Callable[[dict[str, Any]], AppMaker]]:
+    """Apps on the test's database, several per test: ``app_maker(defaults)``
+    gives a maker of apps with ``defaults`` and then its own ``**config`` on
+    top (a setting given as None is left out); every app is disposed after."""
+    made: list[Flask] = []
+
+    def with_defaults(defaults: dict[str, Any]) -> AppMaker:
+        def make(**config: Any) -> Flask:
+            settings = {
+                "TESTING": True,
+                "DATABASE_URL": db_url,
+                "SECRET_KEY": "test-secret",
+                **defaults,
+                **config,
+            }
+            made.append(create_app({k: v for k, v in settings.items() if v is not None}))
+            return made[-1]
+
+        return make
+
+    yield with_defaults
+    for application in made:
+        application.extensions["referee"].engine.dispose()
 
 
 @pytest.fixture

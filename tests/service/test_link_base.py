@@ -14,11 +14,10 @@ e-mail) uses the operator's setting, or else refuses a new address with
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -29,9 +28,8 @@ from referee.models import MatchNotify, Message
 from referee.notify.config import NotifyConfig
 from referee.seasons import Seasons
 from referee.service import Referee
-from referee.web import create_app
 
-from .conftest import PLAYERS
+from .conftest import PLAYERS, AppMaker
 
 MAIL = "smtp://127.0.0.1:9"  # mail enabled; nothing is delivered here (the outbox is read)
 HOST = "https://referee.example.org"  # where the host created the match
@@ -39,29 +37,11 @@ EVIL = "https://evil.example"  # the Host header a seat's requests carry
 OPERATOR = "https://operator.example.net"  # REFEREE_PUBLIC_URL
 ANA, BO = "ana@example.org", "bo@example.org"
 
-AppMaker = Callable[..., Flask]
-
 
 @pytest.fixture
-def make_app(db_url: str) -> Iterator[AppMaker]:
+def make_app(app_maker: Callable[[dict[str, Any]], AppMaker]) -> AppMaker:
     """Apps on the test's database (mail on unless told), CSRF off for the forms."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        settings = {
-            "TESTING": True,
-            "DATABASE_URL": db_url,
-            "SECRET_KEY": "test-secret",
-            "WTF_CSRF_ENABLED": False,
-            "SMTP_URL": MAIL,
-            **config,
-        }
-        made.append(create_app({k: v for k, v in settings.items() if v is not None}))
-        return made[-1]
-
-    yield make
-    for app in made:
-        app.extensions["referee"].engine.dispose()
+    return app_maker({"WTF_CSRF_ENABLED": False, "SMTP_URL": MAIL})
 
 
 def bearer(token: str) -> dict[str, str]:

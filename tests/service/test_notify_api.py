@@ -10,13 +10,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from notify.conftest import SmtpServer, WebhookReceiver, smtp_server, webhook_receiver  # noqa: F401
@@ -26,39 +24,20 @@ from sqlmodel import Session, select
 
 from referee.models import Message
 from referee.notify.outbox import deliver_due
-from referee.web import create_app
 from referee.web.api import openapi_document
 
-from .conftest import PLAYERS
+from .conftest import PLAYERS, AppMaker
 
 MAIL = "smtp://127.0.0.1:9"  # mail enabled; nothing here is delivered through it
 HOOK = "http://127.0.0.1:9/hook"  # loopback: only with WEBHOOK_ALLOW_LOOPBACK
 ANA, BO = "ana@example.org", "Bo.Player@Example.org"
 
-AppMaker = Callable[..., Flask]
-
 
 @pytest.fixture
-def make_app(db_url: str, tmp_path: Path) -> Iterator[AppMaker]:
+def make_app(app_maker: Callable[[dict[str, Any]], AppMaker]) -> AppMaker:
     """Apps on the test's database, each with its own notification settings
     (by default: mail on, loopback webhooks allowed)."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        settings = {
-            "TESTING": True,
-            "DATABASE_URL": db_url,
-            "SECRET_KEY": "test-secret",
-            "SMTP_URL": MAIL,
-            "WEBHOOK_ALLOW_LOOPBACK": True,
-            **config,
-        }
-        made.append(create_app({k: v for k, v in settings.items() if v is not None}))
-        return made[-1]
-
-    yield make
-    for app in made:
-        app.extensions["referee"].engine.dispose()
+    return app_maker({"SMTP_URL": MAIL, "WEBHOOK_ALLOW_LOOPBACK": True})
 
 
 @pytest.fixture
