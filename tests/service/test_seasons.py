@@ -399,11 +399,12 @@ def recorded_episode(engine: Engine) -> tuple[Referee, Seasons, str, MainOutcome
     return svc, seasons, sid, seasons.record_main(sid, 1)
 
 
-def test_a_death_match_is_made_against_the_opponent_chosen_now(
+def rechoosing(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The candidate re-chooses while the host creates the Death Match: refused,
-    nothing recorded; made again, it is against the new opponent."""
+) -> tuple[Referee, Seasons, str, int, int, int]:
+    """An episode whose candidate chose ``first`` and re-chooses ``second``
+    meanwhile (between the next step's read and its lock): (service, seasons,
+    season id, candidate, first, second)."""
     svc, seasons, sid, outcome = recorded_episode(engine)
     first, second = seasons.opponents(sid, 1)[:2]
     candidate = outcome.candidate
@@ -411,6 +412,15 @@ def test_a_death_match_is_made_against_the_opponent_chosen_now(
     meanwhile(
         monkeypatch, lambda: seasons.choose_opponent(sid, 1, chooser=candidate, opponent=second)
     )
+    return svc, seasons, sid, candidate, first, second
+
+
+def test_a_death_match_is_made_against_the_opponent_chosen_now(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The candidate re-chooses while the host creates the Death Match: refused,
+    nothing recorded; made again, it is against the new opponent."""
+    svc, seasons, sid, candidate, _, second = rechoosing(engine, monkeypatch)
     with pytest.raises(RuleError) as changed:
         seasons.create_death_match(sid, 1, **game_parts("forks-2e", 2))
     assert changed.value.codes == ["season/changed"]
@@ -430,13 +440,7 @@ def test_an_entered_loser_is_one_of_the_death_match_as_it_is_now(
 ) -> None:
     """The host enters the old opponent as the loser while the candidate re-chooses:
     refused, no one eliminated (else a player no longer in the Death Match would be)."""
-    _, seasons, sid, outcome = recorded_episode(engine)
-    first, second = seasons.opponents(sid, 1)[:2]
-    candidate = outcome.candidate
-    seasons.choose_opponent(sid, 1, chooser=candidate, opponent=first)
-    meanwhile(
-        monkeypatch, lambda: seasons.choose_opponent(sid, 1, chooser=candidate, opponent=second)
-    )
+    _, seasons, sid, _, first, second = rechoosing(engine, monkeypatch)
     with pytest.raises(RuleError) as changed:
         seasons.record_death(sid, 1, loser=first)
     assert changed.value.codes == ["season/changed"]
