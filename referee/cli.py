@@ -54,8 +54,15 @@ def main() -> None:
 
 @main.command("resolve")
 @click.argument("match_id", required=False)
-@click.option("--file", "file_", metavar="MATCH.json", help="A match file (FORMAT.md).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result object of FORMAT.md.")
+@click.option(
+    "--file", "file_", metavar="MATCH.json", help="A match file (docs/contracts/<game>/FORMAT.md)."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result object of docs/contracts/<game>/FORMAT.md.",
+)
 def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     """Resolve a match file, or re-check a stored match.
 
@@ -117,7 +124,7 @@ def _recheck(match_id: str, as_json: bool) -> None:
 @click.argument("match_id")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here.")
 def export_cmd(match_id: str, output: str | None) -> None:
-    """Write a stored match as a match file (FORMAT.md)."""
+    """Write a stored match as a match file (docs/contracts/<game>/FORMAT.md)."""
     try:
         document = _service().export(match_id)
     except RuleError as exc:
@@ -274,7 +281,9 @@ def _safe_url() -> str:
 
 @main.command("audit")
 @click.argument("match_id", required=False)
-@click.option("--file", "file_", metavar="MATCH.json", help="A match file (FORMAT.md).")
+@click.option(
+    "--file", "file_", metavar="MATCH.json", help="A match file (docs/contracts/<game>/FORMAT.md)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON.")
 def audit_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
     """The best each seat could have done (OR-Tools CP-SAT), for a match file or a

@@ -1,7 +1,7 @@
 """Strict JSON reading shared by files, the API and forms.
 
 Python's ``json`` silently keeps the last of two equal keys, accepts ``NaN``
-and reads ``1e999`` as infinity; a referee must refuse all three (FORMAT.md: a
+and reads ``1e999`` as infinity; a referee must refuse all three (docs/contracts/<game>/FORMAT.md: a
 JSON object that repeats a key, such as a card placed twice, is refused).
 """
 

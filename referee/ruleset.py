@@ -259,7 +259,8 @@ class Ruleset(ABC):
         closed: Sequence[Mapping[int, JSON | None]],
         host_entered: Sequence[tuple[int, int]] = (),
     ) -> JSON:
-        """The match file (FORMAT.md) of the closed steps' orders, ``closed[i]``
+        """The match file (docs/contracts/<game>/FORMAT.md) of the closed steps' orders,
+        ``closed[i]``
         being step i+1's orders by seat (None or missing: no order), and
         ``host_entered`` the (step, seat) pairs whose order the host entered."""
 
@@ -424,7 +425,8 @@ class Ruleset(ABC):
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}
 # the game of a match file or API body that names none: the first game's
-# contract (FORMAT.md, API.md) predates the others and makes "ruleset" optional
+# contract (docs/contracts/<game>/FORMAT.md, docs/contracts/rocky-river/API.md) predates the others
+# and makes "ruleset" optional
 DEFAULT_RULESET = "rocky-river"
 _BUILTIN = {
     "rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver",

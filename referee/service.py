@@ -1747,12 +1747,14 @@ class Referee:
     # ---- files and checks ----------------------------------------------
 
     def export(self, match_id: str) -> Any:
-        """The match file (FORMAT.md) of every closed round, as the host may have
+        """The match file (docs/contracts/<game>/FORMAT.md) of every closed round, as the host may
+        have
         it: R10 makes the seed public only at the end (with it, every seeded
         default, draw and deal could be computed in advance), so before the end
         the file carries ``"seed": null``; ``seed_sha256`` is always there, so the
         seed published at the end can be checked against it. ``name`` is the
-        match's name, for people: like ``seed_sha256`` it is a key FORMAT.md does
+        match's name, for people: like ``seed_sha256`` it is a key docs/contracts/<game>/FORMAT.md
+        does
         not name, which ``referee resolve --file`` reads past (it changes no result)."""
         state = self.state(match_id)
         document = self._closed_document(state)

@@ -66,7 +66,8 @@ def build_match(
     seed: str = "test-seed",
     river: Any = "three-rapids",
 ) -> dict[str, Any]:
-    """A match file dict (FORMAT.md). Orders are keyed by int seat; a seat left out of
+    """A match file dict (docs/contracts/rocky-river/FORMAT.md). Orders are keyed by int seat; a
+    seat left out of
     ``draft`` (default: all) has no order. ``placements``/``votes`` None = round not closed."""
     doc: dict[str, Any] = {
         "ruleset": "rocky-river",

@@ -108,7 +108,8 @@ def assert_refused(result, code: str, fragments: list[str]) -> None:
 @pytest.mark.parametrize("as_json", [True, False], ids=["json", "summary"])
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_match_file_is_refused(tmp_path, run_cli, case, as_json) -> None:
-    """FORMAT.md: an order or file that breaks a rule -> exit 2, a message per problem."""
+    """docs/contracts/rocky-river/FORMAT.md: an order or file that breaks a rule -> exit 2, a
+    message per problem."""
     build, code, fragments = MALFORMED[case]
     path = _write(tmp_path, build())
     args = ["resolve", "--file", str(path)] + (["--json"] if as_json else [])
@@ -128,7 +129,7 @@ def test_missing_file_is_refused(tmp_path, run_cli) -> None:
 
 
 def test_every_problem_is_listed(tmp_path, run_cli) -> None:
-    """FORMAT.md: a message per problem; the header counts them."""
+    """docs/contracts/rocky-river/FORMAT.md: a message per problem; the header counts them."""
     doc = golden_doc()
     doc["players"][0]["garnets"] = -1
     doc["players"][2]["name"] = ""
@@ -309,7 +310,8 @@ def test_demo_refuses_a_port_out_of_range(tmp_path: Path, monkeypatch, run_cli) 
 
 @pytest.mark.parametrize("example", sorted(GOLDEN.parent.glob("*/*.match.json")), ids=str)
 def test_a_match_file_with_a_name_resolves_as_without(tmp_path, run_cli, example: Path) -> None:
-    """An export carries the match's name, a key FORMAT.md does not name: it changes nothing."""
+    """An export carries the match's name, a key docs/contracts/rocky-river/FORMAT.md does not
+    name: it changes nothing."""
     doc = json.loads(example.read_text(encoding="utf-8"))
     plain = run_cli(["resolve", "--file", str(example), "--json"])
     named = _write(tmp_path, json.dumps({**doc, "name": "Friday night"}))

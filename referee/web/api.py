@@ -1,4 +1,5 @@
-"""The JSON API of API.md: for bots, scripts and tests. Thin: every call goes
+"""The JSON API of docs/contracts/rocky-river/API.md: for bots, scripts and tests. Thin: every call
+goes
 through :class:`referee.service.Referee` and every response about a match is
 made by :func:`referee.views.view_for`."""
 

@@ -1,5 +1,5 @@
-"""Forks 2nd Edition through the JSON API only (FORMAT.md's "API bodies" and
-../rocky-river/API.md), on SQLite and on PostgreSQL.
+"""Forks 2nd Edition through the JSON API only (docs/contracts/forks-2e/FORMAT.md's "API bodies" and
+docs/contracts/rocky-river/API.md), on SQLite and on PostgreSQL.
 
 Whole matches of 2 to 6 players, standard and merge: each seat's ``/me`` shows
 its ``hand`` and, while a round is open, exactly the cards F5 lets it name as
@@ -35,7 +35,7 @@ RULESET = "forks-2e"
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
 GARNETS = (2, 0, 2, 1, 0, 3)
 END_KEYS = ("hands", "ranking", "scores", "token_of_life", "elimination_candidate")
-# FORMAT.md's result: the keys ``referee resolve --json`` gives
+# docs/contracts/forks-2e/FORMAT.md's result: the keys ``referee resolve --json`` gives
 FORMAT_KEYS = (
     "removed",
     "initial_marketing",

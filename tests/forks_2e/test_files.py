@@ -1,6 +1,6 @@
 """Forks match files through ``referee resolve``: malformed files are refused
 with exit status 2 and one line per problem, each with its stable code, and
-nothing is repaired (FORMAT.md)."""
+nothing is repaired (docs/contracts/forks-2e/FORMAT.md)."""
 
 from __future__ import annotations
 

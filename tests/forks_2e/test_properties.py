@@ -6,7 +6,8 @@ any choices and any missing orders.
 - hands grow by two cards per game round;
 - the match file of the play resolves to the same result, again and again, and
   through the ruleset's replay of each prefix;
-- a prefix of the orders resolves to a prefix of the play (FORMAT.md's partial files).
+- a prefix of the orders resolves to a prefix of the play (docs/contracts/forks-2e/FORMAT.md's
+  partial files).
 """
 
 from __future__ import annotations

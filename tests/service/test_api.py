@@ -1,4 +1,4 @@
-"""The JSON API of API.md, end to end through the Flask test client."""
+"""The JSON API of docs/contracts/rocky-river/API.md, end to end through the Flask test client."""
 
 from __future__ import annotations
 

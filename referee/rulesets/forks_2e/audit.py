@@ -113,7 +113,8 @@ class MatchAudit:
     destination_names: dict[str, str]  # display names, the match's over the defaults
 
     def as_dict(self) -> dict[str, Any]:
-        """FORMAT.md's audit: per seat ``actual``, ``best_market`` and ``gain``;
+        """docs/contracts/forks-2e/FORMAT.md's audit: per seat ``actual``, ``best_market`` and
+        ``gain``;
         also ``market`` (per market step, the actual card and the best
         combination's), ``ranking`` (the final ranking with that combination)
         and ``text`` (the seat's line of :func:`audit_text`)."""
@@ -358,7 +359,7 @@ def _add(fixed: Mapping[str, int], cards: Sequence[str]) -> dict[str, int]:
 def audit_document(
     document: Any, *, stored: bool = False, budget: float | None = None
 ) -> MatchAudit:
-    """Audit a finished match file (FORMAT.md); ``stored`` as for
+    """Audit a finished match file (docs/contracts/forks-2e/FORMAT.md); ``stored`` as for
     :func:`~.match.parse_match`. An unfinished match is refused
     (``audit/unfinished``), a bad file as :func:`~.match.play` refuses it."""
     spec = m.parse_match(document, stored=stored)

@@ -1,4 +1,4 @@
-"""A whole match: the match file of FORMAT.md, and playing it step by step.
+"""A whole match: the match file of docs/contracts/forks-2e/FORMAT.md, and playing it step by step.
 
 :func:`parse_match` checks a file's structure (players, seed, settings, the
 shape of each closed round's orders); :func:`play` deals (F3, F4) and closes
@@ -149,7 +149,8 @@ def check_settings(raw: object) -> tuple[dict[str, Any], list[Problem]]:
 
 
 def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
-    """Check a match file's structure (FORMAT.md); every problem is reported.
+    """Check a match file's structure (docs/contracts/forks-2e/FORMAT.md); every problem is
+    reported.
     With ``stored`` (a match the service holds) names are not checked again."""
     if not isinstance(doc, Mapping):
         raise RuleError.single("match/not_object", "a match file must be a JSON object")
@@ -454,7 +455,7 @@ def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
 
 
 def result_json(table: Table, spec: MatchSpec) -> dict[str, Any]:
-    """FORMAT.md's result, exactly."""
+    """docs/contracts/forks-2e/FORMAT.md's result, exactly."""
     out: dict[str, Any] = {
         "removed": table.removed,
         "initial_marketing": table.initial_marketing,
@@ -518,7 +519,8 @@ def match_json(
     closed: Sequence[Mapping[int, Any]],
     host_entered: Sequence[tuple[int, int]] = (),
 ) -> dict[str, Any]:
-    """The match file (FORMAT.md) of closed rounds' orders (cards by seat)."""
+    """The match file (docs/contracts/forks-2e/FORMAT.md) of closed rounds' orders (cards by
+    seat)."""
     as_dicts = [p._asdict() if isinstance(p, Player) else dict(p) for p in players]
     seats = [int(p["seat"]) for p in as_dicts]
     doc: dict[str, Any] = {

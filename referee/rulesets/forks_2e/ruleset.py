@@ -128,7 +128,9 @@ class Forks2e(Ruleset):
             assert seat is not None
             options = options_of(state.data, seat, merge)
             out["options"] = options
-            result["options"] = list(options)  # FORMAT.md: "under result ... options"
+            result["options"] = list(
+                options
+            )  # docs/contracts/forks-2e/FORMAT.md: "under result ... options"
         return out
 
     def preview(self, before: GameState, after: GameState) -> Any:

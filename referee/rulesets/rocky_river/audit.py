@@ -543,7 +543,8 @@ GOAL_NAMES = {
 def audit_document(
     document: Any, deck: Deck | None = None, budget: float | None = None, *, stored: bool = False
 ) -> MatchAudit:
-    """Audit a match file (FORMAT.md) up to its last closed round, within ``budget``
+    """Audit a match file (docs/contracts/rocky-river/FORMAT.md) up to its last closed round,
+    within ``budget``
     seconds of solving (default :data:`AUDIT_BUDGET_SECONDS`); ``stored`` as for
     :func:`~.match.parse_match`."""
     from .data import load_deck

@@ -1,4 +1,5 @@
-"""A whole match: the match file of FORMAT.md, and resolving it rule by rule.
+"""A whole match: the match file of docs/contracts/rocky-river/FORMAT.md, and resolving it rule by
+rule.
 
 :func:`parse_match` checks the file's structure (players, seed, which rounds
 have closed) and :func:`resolve` checks every order against the rules and
@@ -129,7 +130,8 @@ def _orders(raw: object, what: str, problems: list[Problem], index: int | None =
 
 
 def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
-    """Check a match file's structure (FORMAT.md); every problem is reported.
+    """Check a match file's structure (docs/contracts/rocky-river/FORMAT.md); every problem is
+    reported.
 
     ``stored=True`` is for a match the service already holds: it was admitted
     when it was created, perhaps by an earlier version of the referee with
@@ -388,9 +390,11 @@ def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
 
 
 def result_json(res: Resolution, details: bool = False) -> dict[str, Any]:
-    """The result object of FORMAT.md; keys the closed rounds do not reach are absent.
+    """The result object of docs/contracts/rocky-river/FORMAT.md; keys the closed rounds do not
+    reach are absent.
 
-    With ``details`` it also carries what the referee's views need and FORMAT.md
+    With ``details`` it also carries what the referee's views need and
+    docs/contracts/rocky-river/FORMAT.md
     leaves out (the orders as applied, defaults included): ``draft_lists``,
     ``placements``, ``votes`` (per closed rafting round) and ``garnet_order``.
     Views (R11) decide who may see which key.
@@ -428,5 +432,6 @@ def result_json(res: Resolution, details: bool = False) -> dict[str, Any]:
 
 
 def resolve_document(doc: object) -> dict[str, Any]:
-    """Parse, check and resolve a match file object; the FORMAT.md result."""
+    """Parse, check and resolve a match file object; the docs/contracts/rocky-river/FORMAT.md
+    result."""
     return result_json(resolve(parse_match(doc)))

@@ -47,7 +47,9 @@ class MapLayer:
 
     names: Mapping[int, str]  # seat -> player's name
     totals: Mapping[str, int] = field(default_factory=dict)  # visible slot totals only
-    path: Sequence[Mapping[str, object]] = ()  # passed steps (FORMAT.md path entries)
+    path: Sequence[
+        Mapping[str, object]
+    ] = ()  # passed steps (docs/contracts/rocky-river/FORMAT.md path entries)
     votes: Sequence[Mapping[str, Sequence[str]]] = ()  # per closed rafting round
     cards: Mapping[str, Sequence[str]] = field(default_factory=dict)  # branch -> own cards text
     # e.g. {"4RR": ["J +5", "T +5"]}: drawn as small cards in a row under the total

@@ -1,6 +1,7 @@
 """R3: the river map, its validation and its balance summary.
 
-:func:`parse_map` turns a map object (FORMAT.md) into an indexed, immutable
+:func:`parse_map` turns a map object (docs/contracts/rocky-river/FORMAT.md) into an indexed,
+immutable
 :class:`RiverMap`, or raises a :class:`RuleError` listing every problem found.
 Everything the other rules need (a branch by id, the side lists of a fork, the
 segment of a fork) is indexed once here so that resolving never searches.
@@ -103,7 +104,7 @@ class RiverMap:
         return [b for b in self.branches.values() if b.color == color]
 
     def to_json(self) -> dict[str, Any]:
-        """The map as a FORMAT.md map object."""
+        """The map as a docs/contracts/rocky-river/FORMAT.md map object."""
 
         def side(bs: tuple[Branch, ...]) -> list[dict[str, Any]]:
             return [{"id": b.id, "color": b.color, "seat": b.seat, "to": b.to} for b in bs]

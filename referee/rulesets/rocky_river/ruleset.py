@@ -308,7 +308,7 @@ def _checked_order(
 
 
 def _host_entry(step: int, seat: int) -> dict[str, Any]:
-    """FORMAT.md's host_entered entry of a step's order."""
+    """docs/contracts/rocky-river/FORMAT.md's host_entered entry of a step's order."""
     if step == 1:
         return {"phase": "draft", "seat": seat}
     if step == 2:

@@ -41,7 +41,8 @@ SHARED = [
     "templates/game",  # the generic pages of a game without web parts
     "static/style.css",
 ]
-# the OpenAPI document holds examples of requests and answers (API.md's, of the
+# the OpenAPI document holds examples of requests and answers (docs/contracts/rocky-river/API.md's,
+# of the
 # default game); it is the API's, not a page's
 NOT_SCANNED = {"referee/web/openapi.json"}
 # words that are not a game's concept here, by file: (a part of the line, why)
