@@ -49,7 +49,12 @@ def read_json(path: str) -> Any:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rocky-river-referee")
 def main() -> None:
-    """Referee for play-by-post elimination matches."""
+    """Referee for play-by-post elimination matches.
+
+    Commands that use the database name it on stderr: REFEREE_DATABASE_URL, or
+    referee.db in the user's data folder (on Linux ~/.local/share/referee, or
+    $XDG_DATA_HOME/referee), the same wherever a command runs.
+    """
 
 
 @main.command("resolve")
@@ -89,10 +94,17 @@ def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
 
 
 def _service() -> Referee:
-    from referee.db import database_url, make_engine, migrate
+    """The service on the database of REFEREE_DATABASE_URL (default: the user's
+    data folder, referee.db.data_dir), named on stderr so that stdout stays the
+    command's output (JSON, an export)."""
+    from referee.db import database_url, make_engine, migrate, old_instance_note
     from referee.notify.config import NotifyConfig
     from referee.service import Referee
 
+    note = old_instance_note()
+    if note is not None:
+        click.echo(note, err=True)
+    click.echo(f"database: {_safe_url()}", err=True)
     engine = make_engine(database_url())
     migrate(engine)
     return Referee(engine, notify=NotifyConfig.from_env())
@@ -265,18 +277,16 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, notify_every: in
         click.echo(f"referee serve: {problem}", err=True)
         sys.exit(2)
     _service()  # creates the database and runs migrations once, before the workers start
-    click.echo(f"serving on http://{host}:{port}/ (database: {_safe_url()})", err=True)
+    click.echo(f"serving on http://{host}:{port}/", err=True)
     if port != 5000:
         click.echo(f"(`referee demo --port {port}` prints demo links for this port)", err=True)
     serve(host, port, workers, threads, notify_every=notify_every)
 
 
 def _safe_url() -> str:
-    from sqlalchemy.engine import make_url
+    from referee.db import database_url, shown_url
 
-    from referee.db import database_url
-
-    return make_url(database_url()).render_as_string(hide_password=True)
+    return shown_url(database_url())
 
 
 @main.command("audit")

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, event
@@ -22,11 +23,51 @@ from sqlalchemy.engine import make_url
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-DEFAULT_URL = "sqlite:///instance/referee.db"
+APP_NAME = "referee"
+DATABASE_FILE = "referee.db"
+# the default before issue 23: relative to the folder a command ran in, so
+# `referee demo` in one folder and `referee serve` in another used two databases
+OLD_INSTANCE = Path("instance")
+
+
+def data_dir() -> Path:
+    """The folder of the default database and of the server's secret key: the
+    user's data folder (platformdirs: ``$XDG_DATA_HOME/referee``, by default
+    ``~/.local/share/referee`` on Linux), the same wherever a command runs."""
+    return platformdirs.user_data_path(APP_NAME)
+
+
+def default_url() -> str:
+    return f"sqlite:///{data_dir() / DATABASE_FILE}"
 
 
 def database_url() -> str:
-    return os.environ.get("REFEREE_DATABASE_URL", DEFAULT_URL)
+    """REFEREE_DATABASE_URL, or the SQLite file in :func:`data_dir`."""
+    return os.environ.get("REFEREE_DATABASE_URL") or default_url()
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a command prints it: without its password."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def old_instance_note() -> str | None:
+    """What to say when the old default database (``./instance/referee.db``)
+    is here but not used: REFEREE_DATABASE_URL is unset and the new default
+    does not exist yet (this command is about to create an empty one), so the
+    host learns where their matches went instead of finding them gone."""
+    if os.environ.get("REFEREE_DATABASE_URL"):
+        return None
+    old, new = OLD_INSTANCE / DATABASE_FILE, data_dir() / DATABASE_FILE
+    if not old.is_file() or new.exists() or old.resolve() == new.resolve():
+        return None
+    return (
+        f"note: {old.resolve()}, the default database of earlier versions (in the folder "
+        f"a command ran in), is not used: the default is now {new}, the same wherever a "
+        f"command runs. To keep using it, set REFEREE_DATABASE_URL=sqlite:///{old.resolve()}; "
+        f"or stop the server and move it there, over the empty database this command "
+        f"starts: mkdir -p {new.parent} && mv {old}* {new.parent}/"
+    )
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,14 @@ from referee.rulesets.rocky_river.data import load_bundled_map, load_deck
 from referee.rulesets.rocky_river.river_map import RiverMap
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The tests never touch the user's own data folder (the default database and
+# secret key, referee.db.data_dir): every process of the run, the servers and
+# commands started as subprocesses too, sees a data folder of its own. Tests
+# name their databases anyway; this guards the ones that would fall back.
+TEST_DATA_HOME = Path(tempfile.mkdtemp(prefix="referee-test-data-"))
+os.environ["XDG_DATA_HOME"] = str(TEST_DATA_HOME)
+atexit.register(shutil.rmtree, TEST_DATA_HOME, ignore_errors=True)
 
 # The quick local run (`pytest -m "not slow"`, README) leaves these out; CI runs all.
 # A whole folder or module is slow when its tests start servers, browsers or

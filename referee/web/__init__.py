@@ -18,6 +18,7 @@ import io
 import os
 import secrets
 import stat
+import sys
 import time
 from collections.abc import Mapping
 from functools import lru_cache
@@ -32,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import safe_join
 
-from referee.db import database_url, make_engine, migrate
+from referee.db import OLD_INSTANCE, data_dir, database_url, make_engine, migrate
 from referee.errors import RuleError
 from referee.notify.config import NotifyConfig
 from referee.resources import bundled_dir
@@ -65,6 +66,17 @@ def _secret_key(instance: Path) -> str:
     the instance folder (every process on one machine shares it)."""
     path = instance / "secret_key"
     if not path.exists():
+        old = OLD_INSTANCE / "secret_key"
+        if old.is_file() and old.resolve() != path.resolve():
+            # earlier versions kept it in ./instance: links derived with it (a
+            # season's players') change with the key, so say where it went
+            print(
+                f"note: {old.resolve()} (the secret key of earlier versions) is not used; "
+                f"a new one is made in {path}. Season links sent with the old key keep "
+                f"working only if you move it there (before starting the server) or set "
+                f"REFEREE_SECRET_KEY to its content.",
+                file=sys.stderr,
+            )
         instance.mkdir(parents=True, exist_ok=True)
         try:
             # readable by the server's own user only (it signs every session), and
@@ -88,9 +100,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         __name__,
         template_folder=str(bundled_dir("templates")),
         static_folder=str(bundled_dir("static")),
-        # beside the default database (sqlite:///instance/referee.db): the folder
-        # the server runs in, never the installed package's (a wheel's is read-only)
-        instance_path=str(Path("instance").resolve()),
+        # beside the default database: the user's data folder (referee.db.data_dir),
+        # the same wherever the server starts, never the installed package's (a
+        # wheel's is read-only); it keeps the secret key when none is configured
+        instance_path=str(data_dir()),
     )
     app.config.from_mapping(
         DATABASE_URL=database_url(),

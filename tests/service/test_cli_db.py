@@ -47,7 +47,7 @@ def test_demo_prints_working_links_and_export_resolves(cli: CliRunner, svc: Refe
 
     exported = cli.invoke(main, ["export", match_id])
     assert exported.exit_code == 0
-    document = json.loads(exported.output)
+    document = json.loads(exported.stdout)
     stored = svc.state(match_id).rounds[-1].result
     assert stored is not None
     result = resolve_document(document)
@@ -81,7 +81,7 @@ def test_resolve_match_id_reports_an_erratum(cli: CliRunner, svc: Referee, engin
     assert out.exit_code == 1
     assert "Mapping: 'branch_totals'" in out.output
     as_json = cli.invoke(main, ["resolve", match_id, "--json"])
-    assert json.loads(as_json.output)["differences"]
+    assert json.loads(as_json.stdout)["differences"]
 
 
 def test_unknown_match_is_a_clear_error(cli: CliRunner) -> None:
@@ -115,7 +115,7 @@ def test_audit_of_a_stored_match(cli: CliRunner, svc: Referee) -> None:
     match_id = svc.match_ids()[0]
     out = cli.invoke(main, ["audit", match_id, "--json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     stored = svc.state(match_id).rounds[-1].result
     assert stored is not None
     for seat in ("1", "2", "3"):
@@ -171,7 +171,7 @@ def test_resolve_file_refuses_a_revealed_seed_that_does_not_match_its_digest(
     play_to_the_end(svc, created.match_id)
     exported = cli.invoke(main, ["export", created.match_id])
     assert exported.exit_code == 0, exported.output
-    document = json.loads(exported.output)
+    document = json.loads(exported.stdout)
     assert document["seed"] == "the-real-seed"
     assert document["seed_sha256"] == created.seed_sha256 == seed_digest("the-real-seed")
 
