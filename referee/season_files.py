@@ -27,7 +27,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -215,18 +215,50 @@ def _ticks(low: int, high: int, most: int = 7) -> list[int]:
     return [int(first + i * step) for i in range(int((high - first) // step) + 1)]
 
 
+def episode_of_entries(view: Mapping[str, Any]) -> list[int]:
+    """The point of the garnet picture each ledger entry (in order) counts at:
+    its episode when it has one (the referee's entries of an episode's
+    results), else the last episode an earlier entry belongs to (0 before the
+    first: the starting garnets, and a host's entries and corrections made
+    before any episode's results). Never lower than an earlier entry's."""
+    current = 0
+    out: list[int] = []
+    for entry in view.get("ledger") or []:
+        episode = entry.get("episode")
+        if isinstance(episode, int) and not isinstance(episode, bool):
+            current = max(current, episode)
+        out.append(current)
+    return out
+
+
+def episode_count(view: Mapping[str, Any]) -> int:
+    """How many episodes the picture has a point after: every episode whose
+    Main Match was recorded, and any an entry names."""
+    recorded = [int(e["number"]) for e in view.get("episodes") or [] if e.get("recorded")]
+    return max([0, *recorded, *episode_of_entries(view)])
+
+
 def balance_series(view: Mapping[str, Any]) -> dict[int, list[tuple[int, int]]]:
-    """Each player's balance over the ledger: ``(entry index, balance after
-    it)`` at the start (index 0, balance 0) and after each of their entries."""
-    series: dict[int, list[tuple[int, int]]] = {n: [(0, 0)] for n in _names(view)}
-    for i, (entry, balance) in enumerate(
-        zip(view.get("ledger") or [], running_balances(view), strict=True), start=1
-    ):
-        series.setdefault(int(entry["player"]), [(0, 0)]).append((i, balance))
+    """Each player's garnets by episode: ``(0, starting balance)``, then
+    ``(k, balance after episode k)`` for every episode k of
+    :func:`episode_count`, one point each (see :func:`episode_of_entries`
+    for where an entry counts)."""
+    episodes = episode_count(view)
+    change: dict[int, list[int]] = {n: [0] * (episodes + 1) for n in _names(view)}
+    for entry, point in zip(view.get("ledger") or [], episode_of_entries(view), strict=True):
+        player = int(entry["player"])
+        change.setdefault(player, [0] * (episodes + 1))[point] += int(entry["change"])
+    series: dict[int, list[tuple[int, int]]] = {}
+    for player, changes in change.items():
+        total, points = 0, []
+        for k, c in enumerate(changes):
+            total += c
+            points.append((k, total))
+        series[player] = points
     return series
 
 
-def _desc(view: Mapping[str, Any], entries: int) -> str:
+def _desc(view: Mapping[str, Any], episodes: int) -> str:
     """The picture's data in words (for screen readers and search)."""
     parts = []
     for p in view.get("players") or []:
@@ -236,23 +268,23 @@ def _desc(view: Mapping[str, Any], entries: int) -> str:
             else ""
         )
         parts.append(f"{clean(p['name'])} {int(p['garnets'])}{out}")
+    after = f"after each of the season's {_plural(episodes, 'episode', 'episodes')}"
     return (
-        f"A line chart of each player's garnets after each of the season's "
-        f"{_plural(entries, 'ledger entry', 'ledger entries')}, from 0 at the start. "
+        f"A line chart of each player's garnets at the start of the season and "
+        f"{after if episodes else 'before any episode'}. "
         f"Garnets now: {'; '.join(parts) or 'no players'}."
     )
 
 
 def garnets_svg(view: Mapping[str, Any]) -> str:
-    """An accessible SVG line chart of each player's garnets after each ledger
-    entry over the season (x: the entries in order; y: garnets), with a
-    legend of the names, a ``<title>`` and a ``<desc>`` giving the data in
-    words. Its size is bounded: the width is fixed, the height grows with the
-    players only (a season has at most 64), and each line has a point per
-    pixel column at most, however long the ledger."""
+    """An accessible SVG line chart of each player's garnets by episode (x: the
+    start, then after each episode; y: garnets), with a legend of the names,
+    a ``<title>`` and a ``<desc>`` giving the data in words. Its size is
+    bounded: the width is fixed, the height grows with the players only (a
+    season has at most 64), and each line has a point per episode."""
     players = list(view.get("players") or [])
     series = balance_series(view)
-    entries = len(view.get("ledger") or [])
+    episodes = episode_count(view)
     values = [b for points in series.values() for _, b in points] or [0]
     low, high = min(0, *values), max(1, *values)
     pad = max(1, math.ceil((high - low) * 0.08))
@@ -263,7 +295,7 @@ def garnets_svg(view: Mapping[str, Any]) -> str:
     height = legend_y + LEGEND_ROW * math.ceil(max(1, len(players)) / LEGEND_COLS) + 12
 
     def px(i: int) -> float:
-        return LEFT + plot_w * i / max(1, entries)
+        return LEFT + plot_w * i / max(1, episodes)
 
     def py(v: float) -> float:
         return TOP + plot_h * (high - v) / (high - low)
@@ -276,7 +308,7 @@ def garnets_svg(view: Mapping[str, Any]) -> str:
         'aria-labelledby="garnets-title garnets-desc" '
         f'font-family="{FONT}" class="season-garnets">',
         f'<title id="garnets-title">{escape(title)}</title>',
-        f'<desc id="garnets-desc">{escape(_desc(view, entries))}</desc>',
+        f'<desc id="garnets-desc">{escape(_desc(view, episodes))}</desc>',
         f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
         f'<text x="{LEFT}" y="28" font-size="16" font-weight="bold" fill="#111827">'
         f"{escape(label)}</text>",
@@ -290,15 +322,15 @@ def garnets_svg(view: Mapping[str, Any]) -> str:
             f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" font-size="12">'
             f"{tick}</text>"
         )
-    for i in sorted({0, entries, *_ticks(0, entries)} if entries else {0}):
+    for i in sorted({0, episodes, *_ticks(0, episodes)} if episodes else {0}):
         text = "start" if i == 0 else str(i)
         out.append(
             f'<text x="{px(i):.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
-            f'font-size="12">{text}</text>'
+            f'font-size="12" class="episode-tick">{text}</text>'
         )
     out.append(
         f'<text x="{LEFT + plot_w / 2:.0f}" y="{TOP + plot_h + 36}" text-anchor="middle" '
-        f'font-size="12" fill="#4b5563">ledger entries, in order</text>'
+        f'font-size="12" fill="#4b5563">episode (garnets after it)</text>'
         f'<text x="16" y="{TOP + plot_h / 2:.0f}" font-size="12" fill="#4b5563" '
         f'transform="rotate(-90 16 {TOP + plot_h / 2:.0f})" text-anchor="middle">garnets</text>'
     )
@@ -314,13 +346,15 @@ def garnets_svg(view: Mapping[str, Any]) -> str:
     for index, p in enumerate(players):
         number = int(p["number"])
         color, dash, shape = _style(index)
-        d = _step_path(series[number], px, py, entries)
+        points = series[number]
+        d = "M" + " L".join(f"{px(i):.1f},{py(b):.1f}" for i, b in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        end_x, end_y = px(entries), py(series[number][-1][1])
+        end_x, end_y = px(points[-1][0]), py(points[-1][1])
         out.append(
             f'<g class="series" data-player="{number}">'
             f"<title>{escape(clean(p['name']))}: {int(p['garnets'])} garnets</title>"
             f'<path d="{d}" fill="none" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+            + "".join(_dot(px(i), py(b), color) for i, b in points[:-1])
             + _marker(shape, end_x, end_y, color)
             + f'<text x="{end_x + 10:.1f}" y="{label_y[number] + 4:.1f}" font-size="12" '
             f'fill="{color}">#{number}</text></g>'
@@ -330,28 +364,9 @@ def garnets_svg(view: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def _step_path(
-    points: Sequence[tuple[int, int]],
-    px: Callable[[int], float],
-    py: Callable[[float], float],
-    end: int,
-) -> str:
-    """A player's balance as steps (it holds between entries), at most one
-    corner pair per pixel column however many entries fall in it."""
-    columns: dict[int, tuple[float, float]] = {}  # pixel column -> (x, last y in it)
-    first: dict[int, float] = {}  # pixel column -> the y the column is entered at
-    previous = py(points[0][1])
-    for i, balance in points:
-        x = px(i)
-        col = round(x)
-        first.setdefault(col, previous)
-        previous = py(balance)
-        columns[col] = (x, previous)
-    parts = []
-    for col in sorted(columns):
-        x, y = columns[col]
-        parts.append(f"{x:.1f},{first[col]:.1f} {x:.1f},{y:.1f}")
-    return "M" + " L".join(parts) + f" H{px(max(1, end)):.1f}"
+def _dot(x: float, y: float, color: str) -> str:
+    """A small mark at one episode's point of a line."""
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{color}"/>'
 
 
 def _legend(players: Sequence[Mapping[str, Any]], top: float) -> str:

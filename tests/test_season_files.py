@@ -265,16 +265,63 @@ def test_the_picture_is_accessible_xml_whatever_the_names(names: tuple[str, ...]
         assert "ana@example.org" not in svg
 
 
-def test_the_lines_follow_the_ledger() -> None:
-    view = views()[-1]
-    series = balance_series(view)
-    for p in view["players"]:
+def test_the_lines_go_by_episode_from_the_starting_garnets() -> None:
+    """Point 0 is each player's starting garnets (with the host's entries made
+    before any episode's results: player 6's entry and its correction), then
+    one point after each recorded episode; not a staircase from 0 by entry."""
+    stages = dict(played(PLAIN_NAMES, PLAIN_SEASON))
+    start_garnets = {1: 5, 2: 4, 3: 3, 4: 2, 5: 1, 6: 0}
+    start = {**start_garnets, 6: 0 + 10 - 7}
+    # no episode recorded yet: one point, the starting garnets (then with the entries)
+    assert balance_series(stages["created"]) == {n: [(0, g)] for n, g in start_garnets.items()}
+    assert balance_series(stages["main under way"]) == {n: [(0, g)] for n, g in start.items()}
+    after_one = balance_series(stages["main recorded"])
+    assert {n: points[0] for n, points in after_one.items()} == {
+        n: (0, g) for n, g in start.items()
+    }
+    assert all([i for i, _ in points] == [0, 1] for points in after_one.values())
+    final = stages["episode 2 over"]
+    series = balance_series(final)
+    assert set(series) == {p["number"] for p in final["players"]}
+    for p in final["players"]:
         points = series[p["number"]]
-        assert points[0] == (0, 0) and points[-1][1] == p["garnets"]
-        indices = [i for i, _ in points]
-        assert indices == sorted(indices)
-    # every entry is one point of its player's line
-    assert sum(len(s) - 1 for s in series.values()) == len(view["ledger"])
+        assert [i for i, _ in points] == [0, 1, 2]
+        assert points[0] == (0, start[p["number"]]) and points[-1] == (2, p["garnets"])
+        # episode 1's point is the balance after episode 1 (the later entries are episode 2's)
+        assert points[1][1] == balance_series(stages["episode 1 over"])[p["number"]][1][1]
+    # the referee's entries of episode 1 moved someone: the lines are not flat
+    assert any(points[0][1] != points[1][1] for points in series.values())
+
+
+def test_the_picture_has_a_point_per_episode_and_an_episode_axis() -> None:
+    final = views()[-1]
+    root = _parse(garnets_svg(final))
+    for group in root.findall(f"{SVG}g"):
+        d = str(group.find(f"{SVG}path").get("d"))  # type: ignore[union-attr]
+        assert d.startswith("M") and len(d.split(" L")) == 3, d  # start, episode 1, 2
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "episode-tick"]
+    assert ticks == ["start", "1", "2"]
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "episode (garnets after it)" in texts and "ledger entries, in order" not in texts
+    assert "after each of the season's 2 episodes" in str(root.find(f"{SVG}desc").text)  # type: ignore[union-attr]
+    first = _parse(garnets_svg(views()[0]))
+    assert [t.text for t in first.iter(f"{SVG}text") if t.get("class") == "episode-tick"] == [
+        "start"
+    ]
+
+
+def test_an_entry_without_an_episode_counts_at_the_last_episode_before_it() -> None:
+    view = {
+        "players": [{"number": 1, "name": "A", "garnets": 0}],
+        "episodes": [{"number": 1, "recorded": True}, {"number": 2, "recorded": False}],
+        "ledger": [
+            {"player": 1, "change": 5, "episode": None},  # starting garnets
+            {"player": 1, "change": 2, "episode": None},  # a host's entry before episode 1
+            {"player": 1, "change": 3, "episode": 1},
+            {"player": 1, "change": -1, "episode": None},  # a correction during episode 2
+        ],
+    }
+    assert balance_series(view) == {1: [(0, 7), (1, 9)]}
 
 
 def test_the_picture_draws_as_png() -> None:
@@ -285,8 +332,8 @@ def test_the_picture_draws_as_png() -> None:
 
 
 def test_the_biggest_season_draws_a_bounded_picture() -> None:
-    """64 players and 20,000 ledger entries: the picture stays small (a point
-    per pixel column at most on each line), its height grows with the players."""
+    """64 players, 63 episodes and 20,000 ledger entries: the picture stays
+    small (a point per episode on each line), its height grows with the players."""
     players = [
         {"number": n, "name": "W" * 100, "garnets": 0, "tokens": 0, "eliminated_in": None}
         for n in range(1, 65)
@@ -296,7 +343,7 @@ def test_the_biggest_season_draws_a_bounded_picture() -> None:
     for i in range(20_000):
         player, change = i % 64 + 1, (1 if i % 3 else -2) * (i % 7 + 1)
         totals[player] += change
-        ledger.append({"id": i + 1, "player": player, "change": change})
+        ledger.append({"id": i + 1, "player": player, "change": change, "episode": i // 317})
     for p in players:
         p["garnets"] = totals[p["number"]]
     view = {"id": "big", "name": "W" * 200, "version": 1, "players": players, "ledger": ledger}
@@ -304,8 +351,9 @@ def test_the_biggest_season_draws_a_bounded_picture() -> None:
     root = _parse(svg)
     assert int(str(root.get("width"))) == WIDTH and int(str(root.get("height"))) < 1600
     assert len(svg) < 3_000_000
-    for path in root.iter(f"{SVG}path"):
-        assert len(str(path.get("d")).split(" L")) <= WIDTH + 1
+    for group in root.findall(f"{SVG}g"):  # a point per episode (63 of them) and the start
+        d = str(group.find(f"{SVG}path").get("d"))  # type: ignore[union-attr]
+        assert len(d.split(" L")) == 64
 
 
 # ---- the ledger -----------------------------------------------------------------------
