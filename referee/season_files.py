@@ -88,10 +88,11 @@ def _signed(number: int) -> str:
 
 
 def garnets_picture_url(view: Mapping[str, Any], base_url: str) -> str:
-    """The absolute address of the season's garnet picture. The query names the
-    season's version, so a forum that keeps a copy of one image shows the next
-    post's new picture."""
-    return f"{base_url.rstrip('/')}/seasons/{view['id']}/garnets.svg?v={view.get('version', 0)}"
+    """The absolute address of the season's garnet picture, as PNG (forums
+    take PNG, not SVG, as for match posts). The query names the season's
+    version, so a forum that keeps a copy of one image shows the next post's
+    new picture."""
+    return f"{base_url.rstrip('/')}/seasons/{view['id']}/garnets.png?v={view.get('version', 0)}"
 
 
 def _rules_text(rules: Mapping[str, Any]) -> str:

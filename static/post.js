@@ -1,6 +1,7 @@
-// The host's forum post page: the "Copy the post" button copies the post's text
-// (the Clipboard API where the page may use it, else the text is selected and
-// copied the old way) and says in a live region whether it worked.
+// The forum post pages (a match host's, a season's): the "Copy the post" button
+// copies the post's text (the Clipboard API where the page may use it, else the
+// text is selected and copied the old way) and says in a live region whether it
+// worked.
 "use strict";
 (function () {
   var button = document.getElementById("post-copy");

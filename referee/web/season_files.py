@@ -2,8 +2,13 @@
 from the season's *public* view (:func:`referee.season_views.season_view`):
 
 - ``/seasons/<id>/post?format=markdown|bbcode``: the forum post (text/plain);
-- ``/seasons/<id>/garnets.svg``: the garnet picture, with a weak ETag of the
-  season's version (the same picture is sent compressed or not), kept a minute;
+- ``/seasons/<id>/forum-post?format=markdown|bbcode``: the same post on a page
+  to copy it from (a copy button), with how a forum shows it, as the match
+  host's post page (templates/host/post.html);
+- ``/seasons/<id>/garnets.svg`` and ``.png``: the garnet picture (the PNG drawn
+  from the SVG with cairosvg, as the match pictures are, and the one a post
+  shows: forums take PNG), with a weak ETag of the season's version (the same
+  picture is sent compressed or not), kept a minute;
 - ``/seasons/<id>/ledger.csv`` and ``/seasons/<id>/ledger.json``: the ledger,
   the CSV as a download.
 
@@ -16,14 +21,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, request
+import markupsafe
+from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee import season_files as files
 from referee.errors import RuleError
+from referee.markup import to_html
 from referee.season_views import season_view
 from referee.web import seasons
-from referee.web.common import base_url, check_post_format
+from referee.web.common import POST_FORMATS, base_url, check_post_format
+from referee.web.pictures import svg_to_png
 
 bp = Blueprint("season_files", __name__)
 
@@ -50,18 +58,51 @@ def post(season_id: str) -> ResponseReturnValue:
     return Response(files.standings_post(view, fmt, base_url=base_url()), mimetype="text/plain")
 
 
-@bp.get("/seasons/<season_id>/garnets.svg")
-def garnets_svg(season_id: str) -> ResponseReturnValue:
-    """The garnet picture; a request naming the current ETag gets 304."""
+@bp.get("/seasons/<season_id>/forum-post")
+def post_page(season_id: str) -> ResponseReturnValue:
+    """The season's post on a page: the text to copy (a button), and the post
+    as a forum shows it."""
+    fmt = request.args.get("format", "markdown")
+    check_post_format(fmt, "format")
     view = _public_view(season_id)
-    etag = f"season-{season_id}-{view['version']}-garnets"
+    text = files.standings_post(view, fmt, base_url=base_url())
+    return render_template(
+        "seasons/post.html",
+        view=view,
+        fmt=fmt,
+        formats=POST_FORMATS,
+        text=text,
+        # as a forum shows it: the renderers escape every character of the post
+        # that is not their markup (referee.markup.to_html), so it runs nothing
+        rendered=markupsafe.Markup(to_html(text, fmt)),
+    )
+
+
+def _garnets(season_id: str, fmt: str) -> ResponseReturnValue:
+    """The garnet picture as SVG or PNG; a request naming the current ETag gets 304."""
+    view = _public_view(season_id)
+    etag = f"season-{season_id}-{view['version']}-garnets" + ("-png" if fmt == "png" else "")
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
+    elif fmt == "png":
+        response = Response(svg_to_png(files.garnets_svg(view)), mimetype="image/png")
     else:
         response = Response(files.garnets_svg(view), mimetype="image/svg+xml")
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
+
+
+@bp.get("/seasons/<season_id>/garnets.svg")
+def garnets_svg(season_id: str) -> ResponseReturnValue:
+    """The garnet picture as SVG."""
+    return _garnets(season_id, "svg")
+
+
+@bp.get("/seasons/<season_id>/garnets.png")
+def garnets_png(season_id: str) -> ResponseReturnValue:
+    """The garnet picture as PNG, for forums (a post shows this one)."""
+    return _garnets(season_id, "png")
 
 
 @bp.get("/seasons/<season_id>/ledger.csv")

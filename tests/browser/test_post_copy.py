@@ -1,7 +1,9 @@
 """The host's forum post page in Chromium (issue 13): the Copy button copies
 the post (through the Clipboard API, or, in a browser without it, by selecting
 it and copying the old way) and says so in its live region; the rendered preview of a
-match whose players have hostile names runs nothing (no dialog opens)."""
+match whose players have hostile names runs nothing (no dialog opens). A
+season's post page (issue 23) does the same, its preview showing the season's
+garnet picture as PNG."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from playwright.sync_api import Browser, Dialog, expect
 
 from referee.db import make_engine
 from referee.ruleset import get_ruleset, ruleset_names
+from referee.seasons import Seasons
 from referee.service import Referee
 
 from .conftest import Server
@@ -97,3 +100,41 @@ def test_copy_the_post(
         if permissions:
             page.screenshot(path=str(artifacts / f"post-{game}-{fmt}.png"), full_page=True)
         context.close()
+
+
+def test_copy_the_season_post(server: Server, browser: Browser, artifacts: Path) -> None:
+    engine = make_engine(server.database_url)
+    try:
+        seasons = Seasons(Referee(engine), b"browser")
+        made = seasons.create_season(
+            name="<b onclick=alert(7)>League</b>",
+            players=[{"name": n, "garnets": 3} for n in HOSTILE],
+        )
+    finally:
+        engine.dispose()
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(f"{server.url}/seasons/{made.season_id}")
+    page.get_by_role("link", name="BBCode").click()  # the standings link the post page
+    expect(page).to_have_url(f"{server.url}/seasons/{made.season_id}/forum-post?format=bbcode")
+    for fmt in ("bbcode", "markdown"):
+        if fmt == "markdown":
+            page.get_by_role("link", name="markdown", exact=True).click()
+        preview = page.locator("#post-rendered")
+        picture = preview.locator("img")
+        expect(picture).to_have_count(1)
+        assert "/garnets.png?v=" in str(picture.get_attribute("src"))
+        page.wait_for_function("document.querySelector('#post-rendered img').complete")
+        assert page.evaluate("document.querySelector('#post-rendered img').naturalWidth") > 0
+        for item in preview.locator("li").all():
+            item.hover()
+        page.get_by_role("button", name="Copy the post").click()
+        expect(page.get_by_role("status").filter(has_text="Copied")).to_have_text("Copied.")
+        text = page.locator("#post-text").input_value()
+        assert page.evaluate("navigator.clipboard.readText()") == text
+        assert "<script>alert(1)</script>" in preview.inner_text()  # shown as typed
+    page.screenshot(path=str(artifacts / "post-season.png"), full_page=True)
+    assert dialogs == [], dialogs
+    context.close()

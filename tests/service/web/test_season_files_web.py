@@ -1,12 +1,15 @@
 """A season's public files over HTTP (issue 15), on SQLite and PostgreSQL:
-the forum post, the garnet picture (ETag, 304), the ledger as CSV (a
-download) and JSON; an unknown season is 404 on each; nothing private (an
+the forum post (as text, and on a page to copy it from with a forum's
+preview, issue 23), the garnet picture as SVG and PNG (ETag, 304), the ledger
+as CSV (a download) and JSON; an unknown season is 404 on each; nothing private (an
 address) is in any of them; drawn files count towards RATELIMIT_PICTURES."""
 
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
 import xml.etree.ElementTree as ET
 
 from flask import Flask
@@ -19,6 +22,18 @@ ROSTER = [
     {"name": "=Bo", "garnets": 2},
     {"name": "Cy"},
 ]
+
+
+PATHS = (
+    "post",
+    "post?format=bbcode",
+    "forum-post",
+    "forum-post?format=bbcode",
+    "garnets.svg",
+    "garnets.png",
+    "ledger.csv",
+    "ledger.json",
+)
 
 
 def make_season(app: Flask) -> str:
@@ -34,7 +49,7 @@ def test_the_files_of_a_season(app: Flask, client: FlaskClient) -> None:
     assert md.status_code == 200 and md.mimetype == "text/plain"
     text = md.get_data(as_text=True)
     assert "### Spring \\[b\\]S1\\[&#47;b\\] \u2014 season standings" in text
-    assert f"(http://localhost/seasons/{sid}/garnets.svg?v=" in text
+    assert f"(http://localhost/seasons/{sid}/garnets.png?v=" in text  # forums take PNG
     assert "Ana &#60;b\\>&#38;: 5 garnets" in text
     bb = client.get(f"/seasons/{sid}/post?format=bbcode").get_data(as_text=True)
     assert "[*]Ana <b>&: 5 garnets" in bb and "Spring (b)S1(/b)" in bb
@@ -73,15 +88,12 @@ def test_the_files_of_a_season(app: Flask, client: FlaskClient) -> None:
     assert body["balances"] == {"1": 7, "2": 2, "3": -1}
     assert [e["balance"] for e in body["entries"]] == [5, 2, -1, 7]
 
-    everything = b"".join(
-        client.get(f"/seasons/{sid}/{path}").data
-        for path in ("post", "post?format=bbcode", "garnets.svg", "ledger.csv", "ledger.json")
-    )
+    everything = b"".join(client.get(f"/seasons/{sid}/{path}").data for path in PATHS)
     assert b"ana@example.org" not in everything and b"example.org" not in everything
 
 
 def test_an_unknown_season_is_404(client: FlaskClient) -> None:
-    for path in ("post", "post?format=bbcode", "garnets.svg", "ledger.csv", "ledger.json"):
+    for path in PATHS:
         resp = client.get(f"/seasons/nosuchseason/{path}")
         assert resp.status_code == 404, path
         assert b"no season" in resp.data
@@ -101,3 +113,49 @@ def test_drawn_files_count_towards_the_pictures_limit(app: Flask, client: FlaskC
     assert client.get(f"/seasons/{sid}/post").status_code == 200
     limited = client.get(f"/seasons/{sid}/ledger.json")
     assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+def test_the_post_page_has_the_text_to_copy_and_a_forum_preview(
+    app: Flask, client: FlaskClient
+) -> None:
+    sid = make_season(app)
+    standings = client.get(f"/seasons/{sid}").get_data(as_text=True)
+    assert f'href="/seasons/{sid}/forum-post?format=markdown"' in standings
+    assert f'href="/seasons/{sid}/forum-post?format=bbcode"' in standings
+    assert f'href="/seasons/{sid}/garnets.png"' in standings
+    for fmt in ("markdown", "bbcode"):
+        page = client.get(f"/seasons/{sid}/forum-post?format={fmt}")
+        assert page.status_code == 200 and page.mimetype == "text/html"
+        body = page.get_data(as_text=True)
+        text = client.get(f"/seasons/{sid}/post?format={fmt}").get_data(as_text=True)
+        box = re.search(r'<textarea id="post-text"[^>]*>(.*?)</textarea>', body, re.S)
+        assert box is not None and html.unescape(box.group(1)) == text  # the same post
+        assert 'id="post-copy"' in body and "post.js" in body
+        preview = re.search(
+            r'<div class="post-rendered" id="post-rendered">(.*?)</div>', body, re.S
+        )
+        assert preview is not None
+        shown = preview.group(1)
+        # the names show as typed, escaped: no element of theirs forms
+        assert "<b>&" not in shown and "Ana &lt;b&gt;&amp;" in shown, shown
+        assert "<strong>S1" not in shown and "<b>S1" not in shown  # no bold from the name
+        (src,) = re.findall(r'<img [^>]*src="([^"]+)"', shown)
+        assert src.startswith(f"http://localhost/seasons/{sid}/garnets.png?v=")
+        assert b"example.org" not in page.data
+    bad = client.get(f"/seasons/{sid}/forum-post?format=html")
+    assert bad.status_code == 422 and b"markdown or bbcode" in bad.data
+
+
+def test_the_garnet_picture_as_png(app: Flask, client: FlaskClient) -> None:
+    sid = make_season(app)
+    png = client.get(f"/seasons/{sid}/garnets.png")
+    assert png.status_code == 200 and png.mimetype == "image/png"
+    assert png.data.startswith(b"\x89PNG\r\n\x1a\n")
+    etag = png.headers["ETag"]
+    assert etag != client.get(f"/seasons/{sid}/garnets.svg").headers["ETag"]
+    again = client.get(f"/seasons/{sid}/garnets.png", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_PICTURES="2 per minute")
+    assert client.get(f"/seasons/{sid}/garnets.png").status_code == 200
+    assert client.get(f"/seasons/{sid}/garnets.png").status_code == 200
+    assert client.get(f"/seasons/{sid}/garnets.png").status_code == 429
