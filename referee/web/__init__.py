@@ -5,7 +5,7 @@
 - ``host``: the host's dashboard and actions behind the private host link;
 - ``player``: a seat's page and order forms behind its private link;
 - ``pictures``: the public pictures each game draws (SVG and PNG) for forums;
-- ``api``: the JSON API of docs/contracts/rocky-river/API.md.
+- ``api``: the JSON API of the shared API contract (in docs/contracts/).
 
 Every blueprint is thin: it reads input, calls :class:`referee.service.Referee`
 and renders :func:`referee.views.view_for` for the viewer.

@@ -1,7 +1,6 @@
-"""The JSON API of docs/contracts/rocky-river/API.md: for bots, scripts and tests. Thin: every call
-goes
-through :class:`referee.service.Referee` and every response about a match is
-made by :func:`referee.views.view_for`."""
+"""The JSON API of the shared API contract (in docs/contracts/): for bots,
+scripts and tests. Thin: every call goes through :class:`referee.service.Referee`
+and every response about a match is made by :func:`referee.views.view_for`."""
 
 from __future__ import annotations
 
