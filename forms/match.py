@@ -63,15 +63,17 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     game = HiddenField()
     name = StringField("Match name", filters=[strip])
     deadline_hours = StringField("Deadline of each round, in hours", default="48", filters=[strip])
+    # issue 23: ticked by default, with the 48-hour deadline above, so that a
+    # first match runs to its result without its host
     close_early = BooleanField(
-        "Close a round as soon as every player who acts in it has sent an order"
+        "Close a round as soon as every player who acts in it has sent an order", default=True
     )
     # issue 14: news of the match elsewhere, and rounds that run themselves
     webhook_url = StringField("Webhook URL (optional)", filters=[strip])
     remind_before_hours = StringField(
         "Reminders, in hours before the deadline", default="24, 2", filters=[strip]
     )
-    auto_open = BooleanField("Open each round by itself")
+    auto_open = BooleanField("Open each round by itself", default=True)
     admin_key = PasswordField("Admin key of this server")
     create = SubmitField("Create the match")
 

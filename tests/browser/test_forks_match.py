@@ -83,8 +83,7 @@ def test_forks_merge_match_host_and_four_players(
 
     # 1. the host creates the match ----------------------------------------------------
     host.goto(server.url + "/new")
-    host.get_by_label("Game").select_option("forks-2e")
-    host.get_by_role("button", name="Show this game's fields").click()
+    host.get_by_label("Game").select_option("forks-2e")  # the fields change at once
     expect(host.get_by_role("group", name="Tiebreak order of the destinations")).to_be_visible()
     host.get_by_label("Match name").fill("Browser Forks Cup")
     for seat, (name, garnets) in enumerate(PLAYERS, start=1):
@@ -106,6 +105,9 @@ def test_forks_merge_match_host_and_four_players(
     expect(names.get_by_label("blue (by default Bluecrest Harbour)")).to_have_attribute(
         "placeholder", "Bluecrest Harbour"
     )
+    # this host opens and closes each step by hand (both boxes come ticked)
+    host.get_by_label("Open each round by itself").uncheck()
+    host.get_by_label(re.compile(r"^Close a round as soon as")).uncheck()
     shot(host, artifacts, "create-desktop")
     host.get_by_role("button", name="Create the match").click()
     expect(host.get_by_role("heading", level=1)).to_have_text("“Browser Forks Cup” is ready")

@@ -165,6 +165,7 @@ def test_full_match_host_and_three_players(
     host.get_by_label("Deadline of each round, in hours").fill("24")
     host.get_by_label("Publish every slot total once mapping has closed").check()
     host.get_by_label("Close a round as soon as all three players").uncheck()
+    host.get_by_label("Open each round by itself").uncheck()  # this host opens each by hand
     # Enter in a field creates the match (not "Check the map only", which comes first)
     host.get_by_label("Match name").press("Enter")
 

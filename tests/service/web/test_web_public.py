@@ -76,6 +76,49 @@ def test_home_page(client: FlaskClient) -> None:
         assert f'name="players-{i}-name"' in html and f'name="players-{i}-garnets"' in html
 
 
+def test_the_chosen_game_renders_its_fields_without_javascript(client: FlaskClient) -> None:
+    """Issue 23: the game menu is a GET form (the path without JavaScript: its
+    button reloads the page with ?game=), the page names static/game_choice.js
+    (which swaps #match-fields at once), and ?game= renders that game's fields."""
+    pages = {game: page(client, f"/new?game={game}") for game in ("rocky-river", "forks-2e")}
+    for game, html in pages.items():
+        choice = re.search(
+            r'<form method="get" action="/new"[^>]*data-game-choice>(.*?)</form>', html, re.S
+        )
+        assert choice is not None, game
+        assert '<button type="submit"' in choice.group(1)
+        assert re.search(rf'<option value="{game}" selected>', choice.group(1)), game
+        other = "forks-2e" if game == "rocky-river" else "rocky-river"
+        assert re.search(rf'<option value="{other}">', choice.group(1))
+        assert '<div id="match-fields" data-game-fields>' in html
+        fields = html.split('<div id="match-fields" data-game-fields>', 1)[1]
+        assert f'<input type="hidden" name="game" value="{game}">' in fields
+        assert re.search(r'<script src="/static/game_choice\.js[^"]*" defer>', html)
+    river, forks = pages["rocky-river"], pages["forks-2e"]
+    assert 'name="bundled_map"' in river and 'name="merge"' not in river
+    assert 'name="merge"' in forks and 'name="bundled_map"' not in forks
+
+
+def test_a_first_match_runs_without_its_host_by_default(client: FlaskClient, svc: Referee) -> None:
+    """Issue 23: "close as soon as all have sent" and "open each round by itself"
+    are ticked at first, with a deadline that is not 0 (auto_open needs one)."""
+    for game in ("rocky-river", "forks-2e"):
+        html = page(client, f"/new?game={game}")
+        for name in ("close_early", "auto_open"):
+            box = re.search(rf'<input[^>]*id="{name}"[^>]*>', html)
+            assert box is not None and " checked " in box.group(0), (game, box)
+        deadline = re.search(r'<input[^>]*id="deadline_hours"[^>]*>', html)
+        assert deadline is not None and 'value="48"' in deadline.group(0)
+    # the form as it comes (both ticked): the first round is open at once; unticked
+    # (sent as nothing), the match waits for its host (test_create_a_match_shows_every_link_once)
+    create(client, close_early="y", auto_open="y")
+    (match_id,) = svc.match_ids()
+    state = svc.state(match_id)
+    assert state.match.settings["close_early"] is True
+    assert state.match.settings["auto_open"] is True
+    assert state.match.rounds_opened == 1 and [r.status for r in state.rounds] == ["open"]
+
+
 def test_create_a_match_shows_every_link_once(client: FlaskClient, svc: Referee) -> None:
     r = client.post(
         "/new",
