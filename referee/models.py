@@ -204,6 +204,8 @@ class Episode(SQLModel, table=True):
     season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
     number: int = Field(primary_key=True)
     main_match_id: str | None = Field(default=None, max_length=32)
+    # which derivation of the Main Match's host link is live (referee.seasons.derived_host_token)
+    main_host_issue: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # seat -> player number, of the Main Match and of the Death Match
     main_seats: dict[str, int] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     token_holder: int | None = None  # the Main Match's Token of Life
@@ -212,6 +214,7 @@ class Episode(SQLModel, table=True):
     token_used: bool = False  # the candidate spent a Token of Life: no Death Match
     opponent: int | None = None  # chosen by the candidate
     death_match_id: str | None = Field(default=None, max_length=32)
+    death_host_issue: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     death_seats: dict[str, int] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False)
     )
