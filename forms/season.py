@@ -12,6 +12,7 @@ from wtforms import (
     FieldList,
     Form,
     FormField,
+    HiddenField,
     PasswordField,
     RadioField,
     SelectField,
@@ -100,6 +101,13 @@ class ReissueForm(FlaskForm):  # type: ignore[misc]
     sure = BooleanField(
         "I am sure: the player's old season link, and the match links it gave, stop working"
     )
+
+
+class MatchHostForm(FlaskForm):  # type: ignore[misc]
+    """The season host re-issues a season match's host link ("I am sure")."""
+
+    match = HiddenField()
+    sure = BooleanField("I am sure: the match's old host link stops working")
 
 
 class OpponentForm(FlaskForm):  # type: ignore[misc]

@@ -132,6 +132,31 @@ def derived_seat_token(secret: bytes, player_hash: str, match_id: str) -> str:
     return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
 
 
+def derived_host_token(secret: bytes, season_host_hash: str, match_id: str, issue: int) -> str:
+    """The host link of a match made from a season: an HMAC (the server's
+    secret key) of the season host link's digest, the match and ``issue`` (1
+    when the match is made, one more each time the season host re-issues it,
+    :meth:`Seasons.reissue_match_host`), so the season host page can always
+    give it and a re-issued one is never given out again."""
+    mac = hmac.new(
+        secret, f"season-host|{season_host_hash}|{match_id}|{issue}".encode(), hashlib.sha256
+    )
+    return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+@dataclass(frozen=True)
+class MatchHostLink:
+    """A match made from the season, as the season host page lists it: its
+    host link's path (``/host/<token>``), or None when the link is not the
+    season's (re-issued from the match's own dashboard, or the match was made
+    before season host links were derived): the page offers to re-issue it."""
+
+    episode: int
+    kind: str  # "main" or "death"
+    match_id: str
+    path: str | None
+
+
 @dataclass(frozen=True)
 class CreatedSeason:
     season_id: str
@@ -298,6 +323,62 @@ class Seasons:
                 }
             )
         return out
+
+    def host_links(self, season_id: str) -> list[MatchHostLink]:
+        """Every match made from the season, in episode order (Main, then
+        Death), each with its host link when it is the season's."""
+        state = self.state(season_id)
+        out: list[MatchHostLink] = []
+        for e in state.episodes:
+            for kind, match_id, issue in (
+                ("main", e.main_match_id, e.main_host_issue),
+                ("death", e.death_match_id, e.death_host_issue),
+            ):
+                if match_id is None:
+                    continue
+                path = None
+                if issue > 0:
+                    token = derived_host_token(
+                        self.secret, state.season.host_token_hash, match_id, issue
+                    )
+                    if self.referee.find_token(token) == (match_id, None):
+                        path = f"/host/{token}"
+                out.append(MatchHostLink(e.number, kind, match_id, path))
+        return out
+
+    def reissue_match_host(self, season_id: str, match_id: object) -> MatchHostLink:
+        """A new host link for a match made from the season (the season host's
+        step): the match's old host link, whoever holds it, stops working at
+        once, and the new one is derived again (the next issue), so the season
+        host page keeps giving it. The episode's issue is counted up first,
+        under the season's lock, then the match's link is set under the
+        match's: a server stopping in between leaves a link nobody was given,
+        and the page offers to re-issue it again."""
+        if not isinstance(match_id, str) or len(match_id) > 32:
+            raise RuleError.single("season/unknown_match", "choose a match of this season", "match")
+        with transaction(self.engine) as session:
+            state = self._load(session, season_id, lock=True)
+            for e in state.episodes:
+                if e.main_match_id == match_id:
+                    e.main_host_issue += 1
+                    issue, kind = e.main_host_issue, "main"
+                    break
+                if e.death_match_id == match_id:
+                    e.death_host_issue += 1
+                    issue, kind = e.death_host_issue, "death"
+                    break
+            else:
+                raise RuleError.single(
+                    "season/unknown_match",
+                    f"this season has no match {shown(match_id)}",
+                    "match",
+                )
+            session.add(e)
+            self._bump(session, state)
+            host_hash = state.season.host_token_hash
+        token = derived_host_token(self.secret, host_hash, match_id, issue)
+        self.referee.reissue_token(match_id, None, token=token)
+        return MatchHostLink(e.number, kind, match_id, f"/host/{token}")
 
     def _seat_hash(self, player_hash: str, match_id: str) -> str:
         """The digest of a player's derived seat link in a match."""
@@ -528,7 +609,8 @@ class Seasons:
         base_url: str | None,
     ) -> Created:
         """A match of the chosen players, garnets read from the ledger now,
-        each seat's link derived from the player's season link. ``base_url``:
+        each seat's link derived from the player's season link and its host
+        link from the season's (issue 1, see :func:`derived_host_token`). ``base_url``:
         the season host's creating request's address, the base of the match's
         e-mail links where the operator sets none (as a match's host's, see
         :meth:`referee.service.Referee.create_match`)."""
@@ -547,6 +629,9 @@ class Seasons:
         }
         return self.referee.create_match(
             name=name,
+            host_token=derived_host_token(
+                self.secret, state.season.host_token_hash, match_id_hint, 1
+            ),
             players=[
                 {"seat": seat, "name": state.player(p).name, "garnets": balances[p]}
                 for seat, p in enumerate(chosen, start=1)
@@ -619,6 +704,7 @@ class Seasons:
                     season_id=season_id,
                     number=number,
                     main_match_id=created.match_id,
+                    main_host_issue=1,
                     main_seats={str(seat): p for seat, p in enumerate(chosen, start=1)},
                     created_at=self.referee.clock(),
                 )
@@ -812,6 +898,7 @@ class Seasons:
                 raise _opponent_changed(again, e, chosen[1])
             _same_garnets(state, again, chosen)
             e.death_match_id = created.match_id
+            e.death_host_issue = 1
             e.death_seats = {"1": chosen[0], "2": chosen[1]}
             session.add(e)
             self._bump(session, again)

@@ -569,6 +569,7 @@ class Referee:
         base_url: str | None = None,
         seat_tokens: Mapping[int, str] | None = None,
         match_id: str | None = None,
+        host_token: str | None = None,
     ) -> Created:
         """Create a match of ``ruleset``: ``setup`` is the game's own part of
         the set-up (its ``setup_keys``), as the ruleset's ``check_setup`` reads it.
@@ -583,7 +584,9 @@ class Referee:
         choose it (see :meth:`set_email`). ``seat_tokens``: the secret
         links of some seats, made by the caller (a season derives its players'
         links, see :mod:`referee.seasons`, from ``match_id``, the new match's id
-        the caller chose); the others are random."""
+        the caller chose); the others are random. ``host_token``: the host's
+        link, made by the caller likewise (a season derives it from its own);
+        random when left out."""
         rules = get_ruleset(ruleset)
         setup = dict(setup or {})
         # whatever the caller, nothing stored may hold a character that is not text
@@ -634,7 +637,7 @@ class Referee:
             raise RuleError(problems)
         assert checked_setup is not None and isinstance(name, str)
         seed = seed or secrets.token_urlsafe(24)
-        host_token = new_token()
+        host_token = host_token or new_token()
         given = dict(seat_tokens or {})
         tokens = {p["seat"]: given.get(p["seat"]) or new_token() for p in checked_setup.players}
         match = Match(
@@ -737,9 +740,12 @@ class Referee:
         base = self.notify.public_url or base_url
         return base.rstrip("/") if base else None
 
-    def reissue_token(self, match_id: str, seat: int | None) -> str:
-        """A new secret link for the host (seat None) or a seat; the old one stops working."""
-        token = new_token()
+    def reissue_token(self, match_id: str, seat: int | None, *, token: str | None = None) -> str:
+        """A new secret link for the host (seat None) or a seat; the old one
+        stops working. ``token``: the new link, made by the caller (a season
+        derives its matches' host links, :mod:`referee.seasons`); random when
+        left out."""
+        token = token or new_token()
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
             if seat is None:

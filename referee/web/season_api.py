@@ -7,7 +7,9 @@ Auth is the match API's: ``Authorization: Bearer TOKEN`` with the season's host
 token or a player's season token. A token of another season, or of a match, is
 refused with 403 (the same answer as a wrong token, so it tells nothing).
 The matches made from a season are ordinary matches: their own API is
-``/api/matches/...``, with the host token each creation answers with once.
+``/api/matches/...``, with the host token each creation answers with; the
+season's host can ask for each of them again (``GET .../matches``: they are
+derived from the season's host token, issue 23) and re-issue one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from flask import Blueprint, Response, jsonify
 from referee.errors import Problem, RuleError
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
 from referee.season_views import SeasonViewer, season_view
-from referee.seasons import MainOutcome
+from referee.seasons import MainOutcome, MatchHostLink
 from referee.service import Created
 from referee.web import seasons
 from referee.web.api import _bearer, _body, _object_body, check_admin_key
@@ -170,6 +172,35 @@ def reissue_link(season_id: str, number: int) -> Response:
             "left_matches": list(made.left),
         }
     )
+
+
+# ---- its matches' host links -------------------------------------------------------
+
+
+def _host_link(link: MatchHostLink) -> dict[str, Any]:
+    token = link.path.removeprefix("/host/") if link.path else None
+    return {
+        "episode": link.episode,
+        "kind": link.kind,
+        "match_id": link.match_id,
+        "host_token": token,
+    }
+
+
+@bp.get("/<season_id>/matches")
+def matches(season_id: str) -> Response:
+    """Every match made from the season, with its host token (null where it is
+    not the season's: re-issued from the match's own API, or made before)."""
+    _host(season_id)
+    return jsonify({"matches": [_host_link(x) for x in seasons().host_links(season_id)]})
+
+
+@bp.post("/<season_id>/matches/<match_id>/host-link")
+def reissue_match_host(season_id: str, match_id: str) -> Response:
+    """A new host token for a match made from the season: the old one stops working."""
+    _host(season_id)
+    _object_body(())
+    return jsonify(_host_link(seasons().reissue_match_host(season_id, match_id)))
 
 
 # ---- the ledger -----------------------------------------------------------------

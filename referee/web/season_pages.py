@@ -8,10 +8,12 @@ service (:class:`referee.seasons.Seasons`). Every action is a CSRF-protected
 POST, then a redirect (POST/redirect/GET); a refusal shows the page again with
 every problem. Secret links are shown once, to the browser that made them, kept
 in its signed session for an hour (:func:`referee.web.pages.kept_in_session`):
-the season's links after creating it, each new match's host link after
-creating it (the season keeps only hashes, and its matches' host links are
-not derived from anything). A player's new season link, which the host asks
-for, is shown once by the answer to that POST alone (``no-store``), not kept.
+the season's links after creating it. The host page always links each match
+made from the season to its host dashboard (issue 23: a host who lost the link
+could never open the next round): those links are derived from the season
+host link's digest (:func:`referee.seasons.derived_host_token`), like the
+players' seat links from theirs. A player's new season link, which the host
+asks for, is shown once by the answer to that POST alone (``no-store``), not kept.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from flask import (
     abort,
     current_app,
     flash,
-    g,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -43,6 +45,7 @@ from forms.season import (
     EntryForm,
     LoserForm,
     MainMatchForm,
+    MatchHostForm,
     NewSeasonForm,
     OpponentForm,
     ReissueForm,
@@ -67,8 +70,6 @@ bp = Blueprint("seasons", __name__)
 NOT_FOUND = "This link does not open anything here. Ask the season's host for your link."
 LINKS_KEPT_FOR = timedelta(hours=1)
 SEASON_KEY = "new_seasons"
-MATCH_KEY = "season_matches"
-MATCHES_KEPT = 3
 # the whole session cookie is bounded by referee.web.pages.SESSION_BUDGET
 # ---- reading ------------------------------------------------------------------
 
@@ -298,37 +299,6 @@ def _names(view: dict[str, Any]) -> dict[int, str]:
 # ---- the host's page ----------------------------------------------------------
 
 
-def _kept_matches(season_id: str) -> list[dict[str, Any]]:
-    """The host links of this season's new matches this browser keeps, after
-    the one this answer shows because it could not be kept (:func:`_keep_match`)."""
-    shown = [e for e in g.get("unkept_matches", []) if e["season"] == season_id]
-    kept = kept_in_session(MATCH_KEY, LINKS_KEPT_FOR)
-    return [*shown, *(e for e in kept if e.get("season") == season_id)]
-
-
-def _keep_match(season_id: str, match_id: str, host_token: str, label: str) -> bool:
-    """Keep a new match's host link in this browser's session for the season's
-    host page. False when it cannot be kept: this answer's host page must show
-    it then (it is kept for :func:`_kept_matches` of this request only)."""
-    entry = {
-        "id": match_id,
-        "season": season_id,
-        "host": host_token,
-        "label": label,
-        "at": now().timestamp(),
-    }
-    kept = keep_in_session(
-        MATCH_KEY,
-        entry,
-        keep_for=LINKS_KEPT_FOR,
-        most=MATCHES_KEPT,
-        replaces=lambda e: e.get("id") == match_id,
-    )
-    if not kept:
-        g.setdefault("unkept_matches", []).append({**entry, "kept": False})
-    return kept
-
-
 def _next_step(state: SeasonState) -> dict[str, Any]:
     """What the episode waits for, and what the host page offers for it."""
     svc = seasons()
@@ -373,6 +343,8 @@ def _host_page(
     names = _names(view)
     forms = forms or {}
     step = _next_step(state)
+    matches = seasons().host_links(season_id)
+    session.pop("season_matches", None)  # kept there before issue 23: derived now
     remaining = state.remaining()
     entry_form = forms.get("entry") or EntryForm(formdata=None)
     entry_form.player.choices = choices((str(n), f"{n}: {name}") for n, name in names.items())
@@ -406,7 +378,9 @@ def _host_page(
         loser_form=loser_form,
         reissue_form=reissue_form,
         action_form=SeasonActionForm(formdata=None),
-        new_matches=_kept_matches(season_id),
+        matches=matches,
+        host_paths={x.match_id: x.path for x in matches if x.path},
+        match_host_form=forms.get("match_host") or MatchHostForm(formdata=None),
         public_url=external_url("seasons.standings", season_id=season_id),
     ), status_for(exc) if exc is not None else 200
 
@@ -478,7 +452,7 @@ def main_match(token: str) -> ResponseReturnValue:
         _checked(form)
         game = _game_of(form)
         chosen = _player_numbers(form.players.data or [])
-        number, made = seasons().create_main_match(
+        number, _ = seasons().create_main_match(
             season_id,
             players=chosen,
             base_url=base_url(),
@@ -486,11 +460,11 @@ def main_match(token: str) -> ResponseReturnValue:
         )
     except RuleError as exc:
         return _host_page(token, season_id, action="main", exc=exc, forms={"main": form})
-    done = f"Episode {number}'s Main Match is created: its host link is below."
-    if not _keep_match(season_id, made.match_id, made.host_token, f"episode {number}, Main Match"):
-        flash(done, "notice")
-        return _host_page(token, season_id)  # the link is on this answer only
-    return _done(token, done)
+    return _done(
+        token,
+        f"Episode {number}'s Main Match is created: open its host dashboard from "
+        "“Matches of this season” below (this page always links it).",
+    )
 
 
 def _player_numbers(sent: list[str]) -> list[int]:
@@ -536,18 +510,16 @@ def death_match(token: str) -> ResponseReturnValue:
         _checked(form)
         game = _game_of(form)
         episode = _open_episode(season_id)
-        made = seasons().create_death_match(
+        seasons().create_death_match(
             season_id, episode, base_url=base_url(), **_demo_parts(game, 2)
         )
     except RuleError as exc:
         return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
-    done = f"Episode {episode}'s Death Match is created: its host link is below."
-    if not _keep_match(
-        season_id, made.match_id, made.host_token, f"episode {episode}, Death Match"
-    ):
-        flash(done, "notice")
-        return _host_page(token, season_id)  # the link is on this answer only
-    return _done(token, done)
+    return _done(
+        token,
+        f"Episode {episode}'s Death Match is created: open its host dashboard from "
+        "“Matches of this season” below (this page always links it).",
+    )
 
 
 @bp.post("/season-host/<token>/result")
@@ -589,6 +561,33 @@ def record_death(token: str) -> ResponseReturnValue:
         return _host_page(token, season_id, action="record_death", exc=exc)
     name = _state(season_id).player(loser).name
     return _done(token, f"{name} lost the Death Match and is eliminated.")
+
+
+@bp.post("/season-host/<token>/match-host")
+def reissue_match_host(token: str) -> ResponseReturnValue:
+    """A season match's new host link (derived again, so this page keeps
+    linking it): whoever holds the old one can no longer open or close rounds."""
+    season_id = _host_season(token)
+    form = MatchHostForm()
+    try:
+        _checked(form)
+        if not form.sure.data:
+            raise RuleError.single(
+                "form/not_confirmed",
+                "A new host link cannot be undone: the match's old host link stops working. "
+                "Tick “I am sure” beside the button to confirm. Nothing was done.",
+                "sure",
+            )
+        made = seasons().reissue_match_host(season_id, form.match.data or "")
+    except RuleError as exc:
+        return _host_page(
+            token, season_id, action="match_host", exc=exc, forms={"match_host": form}
+        )
+    kind = "Main Match" if made.kind == "main" else "Death Match"
+    return _done(
+        token,
+        f"Episode {made.episode}'s {kind} has a new host link (below); its old one stops working.",
+    )
 
 
 @bp.post("/season-host/<token>/link")

@@ -505,3 +505,43 @@ def test_wrong_tokens_giving_new_season_tokens_are_failed_attempts(client: Flask
         assert s.post("/players/1/link", {}, "wrong-" + "x" * 40).status_code == 403
     limited = s.post("/players/1/link")
     assert limited.status_code == 429 and codes(limited) == ["auth/rate_limited"]
+
+
+def test_the_host_finds_and_reissues_each_matchs_host_token(roomy: FlaskClient) -> None:
+    """Issue 23: ``GET /matches`` gives every season match's host token again
+    (derived from the season's); ``POST /matches/{id}/host-link`` re-issues it."""
+    client = roomy
+    s = Season(client, name="Host links", players=ROSTER[:4])
+    assert ok(s.get("/matches", s.host)) == {"matches": []}
+    main = ok(s.post("/episodes", {"game": "forks-2e", "players": [1, 2, 3]}), 201)
+    listed = ok(s.get("/matches", s.host))["matches"]
+    assert listed == [
+        {
+            "episode": 1,
+            "kind": "main",
+            "match_id": main["match_id"],
+            "host_token": main["host_token"],
+        }
+    ]
+    m = f"/matches/{main['match_id']}"
+    for token in (s.players[1], "x" * 43):  # only the host
+        assert s.get("/matches", token).status_code == 403
+        assert s.post(f"{m}/host-link", {}, token).status_code == 403
+    assert client.get(f"{s.url}/matches").status_code == 401
+    assert codes(s.post("/matches/0123456789/host-link")) == ["season/unknown_match"]
+    assert codes(s.post(f"{m}/host-link", {"sure": True})) == ["request/unknown_field"]
+    old = main["host_token"]
+    assert client.get(f"/api/matches/{main['match_id']}", headers=bearer(old)).status_code == 200
+    answer = s.post(f"{m}/host-link")
+    new = ok(answer)
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert new["match_id"] == main["match_id"] and new["host_token"] not in (None, old)
+    assert ok(s.get("/matches", s.host))["matches"] == [new]
+    tokens = f"/api/matches/{main['match_id']}/tokens"
+    assert client.post(tokens, json={"seat": 1}, headers=bearer(old)).status_code == 403
+    # the match's own API re-issues it: the season no longer knows it, and says so
+    theirs = ok(client.post(tokens, json={}, headers=bearer(new["host_token"])))["token"]
+    assert ok(s.get("/matches", s.host))["matches"][0]["host_token"] is None
+    back = ok(s.post(f"{m}/host-link"))
+    assert client.post(tokens, json={"seat": 1}, headers=bearer(theirs)).status_code == 403
+    assert ok(client.post(tokens, json={"seat": 1}, headers=bearer(back["host_token"])))
