@@ -290,7 +290,8 @@ def test_the_oldest_kept_entries_of_any_key_go_first(
 ) -> None:
     """A minute apart: a match's links, a re-issued link, a season's links, a
     season match (whose host link the season host page derives); then one more
-    match, in a cookie with room for one entry less: the oldest (the first match's links) goes, the rest stay."""
+    match, in a cookie with room for one entry less: the oldest (the first
+    match's links) goes, the rest stay."""
 
     def tick() -> None:
         clock.now = clock.now.replace(minute=clock.now.minute + 1)
