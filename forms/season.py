@@ -16,7 +16,6 @@ from wtforms import (
     PasswordField,
     RadioField,
     SelectField,
-    SelectMultipleField,
     StringField,
 )
 
@@ -67,24 +66,6 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
     change = StringField("Change (garnets, e.g. +3 or -2)", filters=[strip])
     reason = StringField("Reason", filters=[strip])
     corrects = StringField("Corrects entry # (optional)", filters=[strip])
-
-
-class MainMatchForm(FlaskForm):  # type: ignore[misc]
-    """The next episode's Main Match: a game and which players (default: every
-    player still in). The game's demo set-up is used (see the page's hint).
-
-    No seed (issue 22): the referee draws every match's seed, for a host who
-    knew it would know every sealed deal, default and draw in advance. The
-    Death Match's form has none either."""
-
-    game = SelectField("Game", validate_choice=False)
-    players = SelectMultipleField("Players", validate_choice=False, coerce=str)
-
-
-class DeathMatchForm(FlaskForm):  # type: ignore[misc]
-    """The episode's Death Match, of a game that takes 2 players."""
-
-    game = SelectField("Game", validate_choice=False)
 
 
 class LoserForm(FlaskForm):  # type: ignore[misc]

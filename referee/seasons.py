@@ -65,7 +65,7 @@ from referee.errors import Problem, RuleError
 from referee.models import Episode, LedgerEntry, Season, SeasonPlayer
 from referee.names import look_alikes, name_fault, shown
 from referee.notify.checks import check_email
-from referee.ruleset import DEFAULT_RULESET
+from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.service import MAX_GARNETS, Created, Referee, new_token, token_hash
 from referee.text import check_text
 
@@ -130,6 +130,14 @@ def derived_seat_token(secret: bytes, player_hash: str, match_id: str) -> str:
     match, shaped like any link (43 URL-safe characters)."""
     mac = hmac.new(secret, f"season-seat|{player_hash}|{match_id}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+def main_match_players(remaining: Sequence[int], most: int) -> tuple[list[int], list[int]]:
+    """Who a Main Match of a game of at most ``most`` players is of, unless the
+    host chooses (the season host page ticks them): every player still in, or,
+    when the game takes fewer, the first ``most`` of them in roster order; and
+    the players that leaves out (the page names them)."""
+    return list(remaining[:most]), list(remaining[most:])
 
 
 def derived_host_token(secret: bytes, season_host_hash: str, match_id: str, issue: int) -> str:
@@ -670,13 +678,25 @@ class Seasons:
                 "season/episode_open", f"episode {last} has not ended: its Death Match comes first"
             )
         remaining = state.remaining()
+        if players is None:
+            rules = get_ruleset(game)
+            chosen, left_out = main_match_players(remaining, rules.max_players)
+            if left_out:  # the host chooses who plays; the message says whom to leave out
+                out_names = ", ".join(state.player(p).name for p in left_out)
+                raise RuleError.single(
+                    "season/bad_players",
+                    f"{rules.title} takes at most {rules.max_players} players and "
+                    f"{len(remaining)} are still in: choose the players (for example "
+                    f"leave out {out_names})",
+                    "players",
+                )
         chosen = list(players) if players is not None else remaining
         outside = [p for p in chosen if p not in remaining]
         if outside or len(set(chosen)) != len(chosen) or len(chosen) < 2:
             raise RuleError.single(
                 "season/bad_players",
                 "a Main Match is of 2 or more different players still in the season "
-                f"(still in: {', '.join(str(p) for p in remaining)})",
+                f"(still in: {', '.join(state.player(p).name for p in remaining)})",
                 "players",
             )
         number = len(state.episodes) + 1

@@ -111,7 +111,7 @@ def default_game() -> str | None:
     return DEFAULT_RULESET if DEFAULT_RULESET in names else None
 
 
-class _CreatePage:
+class CreatePage:
     """The create form of one game: its form class and the field each problem concerns."""
 
     def __init__(self, rules: Ruleset) -> None:
@@ -223,7 +223,7 @@ def new_match() -> ResponseReturnValue:
             errors={},
             need_admin_key=bool(admin_key),
         )
-    create = _CreatePage(get_ruleset(chosen))
+    create = CreatePage(get_ruleset(chosen))
     web = create.web
     form = create.form_class()
 

@@ -41,10 +41,8 @@ from forms.orders import choices
 from forms.season import (
     MAX_ROSTER_ROWS,
     ROSTER_ROWS,
-    DeathMatchForm,
     EntryForm,
     LoserForm,
-    MainMatchForm,
     MatchHostForm,
     NewSeasonForm,
     OpponentForm,
@@ -52,18 +50,21 @@ from forms.season import (
     SeasonActionForm,
 )
 from referee.errors import Problem, RuleError
-from referee.ruleset import get_ruleset, ruleset_names
+from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
 from referee.season_views import season_view
-from referee.seasons import SeasonState
+from referee.seasons import SeasonState, main_match_players
 from referee.web import referee, seasons
 from referee.web.common import base_url, external_url, status_for
+from referee.web.game import SetupRead, read_settings
 from referee.web.pages import (
     form_problems,
     group_problems,
     keep_in_session,
     kept_in_session,
     now,
+    typed_number,
 )
+from referee.web.public import CreatePage
 
 bp = Blueprint("seasons", __name__)
 
@@ -348,13 +349,9 @@ def _host_page(
     remaining = state.remaining()
     entry_form = forms.get("entry") or EntryForm(formdata=None)
     entry_form.player.choices = choices((str(n), f"{n}: {name}") for n, name in names.items())
-    main_form = forms.get("main") or MainMatchForm(
-        formdata=None, data={"players": [str(p) for p in remaining]}
-    )
-    main_form.game.choices = choices(_games())
-    main_form.players.choices = choices((str(p), names[p]) for p in remaining)
-    death_form = forms.get("death") or DeathMatchForm(formdata=None)
-    death_form.game.choices = choices(_games(2))
+    match_form = forms.get("match")
+    if match_form is None and step["kind"] in ("main", "death"):
+        match_form = _MatchForm(step["kind"], request.args.get("game"), remaining)
     loser_form = forms.get("loser") or LoserForm(formdata=None)
     if step.get("candidate") and step.get("opponent"):
         loser_form.loser.choices = choices(
@@ -373,8 +370,12 @@ def _host_page(
         action=action,
         errors=group_problems(problems, lambda p: p.field or ""),
         entry_form=entry_form,
-        main_form=main_form,
-        death_form=death_form,
+        match_form=match_form,
+        game=match_form.web if match_form is not None else None,  # its style sheets and scripts
+        rules=match_form.rules if match_form is not None else None,  # its set-up fields' context
+        match_errors=match_form.errors(problems)
+        if match_form is not None and action in ("main", "death")
+        else {},
         loser_form=loser_form,
         reissue_form=reissue_form,
         action_form=SeasonActionForm(formdata=None),
@@ -395,19 +396,127 @@ def _checked(form: Any) -> None:
         raise RuleError(form_problems(form))
 
 
-def _demo_parts(game: str, players: int) -> dict[str, Any]:
-    """The game's demo set-up and settings for ``players`` (the first version's
-    set-up; the deadline stays the server's default)."""
-    demo = get_ruleset(game).demo(players)
-    settings = {k: v for k, v in demo.settings.items() if k != "deadline_hours"}
-    return {"game": game, "setup": demo.setup, "settings": settings}
+class _MatchForm:
+    """The season host page's Main or Death Match form for one game (issue 23):
+    the game's own create form (its set-up fields and settings, the deadline,
+    "close early" and "open each round by itself", as on /new) without the
+    players, who come from the season, and, for a Main Match, which players
+    still in play (ticked: every one, unless the game takes fewer)."""
+
+    def __init__(
+        self,
+        kind: str,
+        game: str | None,
+        remaining: list[int],
+        *,
+        formdata: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.games = _games(2 if kind == "death" else None)
+        offered = [name for name, _ in self.games]
+        if game not in offered:  # the default: a game that takes every player still in
+            fits = [n for n, _ in _games(len(remaining))] if kind == "main" else offered
+            game = next((n for n in (DEFAULT_RULESET, *fits) if n in fits), offered[0])
+        assert game is not None
+        self.page = CreatePage(get_ruleset(game))
+        self.rules = self.page.rules
+        self.web = self.page.web
+        self.form = self.page.form_class() if formdata else self.page.form_class(formdata=None)
+        self.form.game.data = self.rules.name
+        self.remaining = remaining
+        if kind == "main":
+            self.ticked, self.left_out = main_match_players(remaining, self.rules.max_players)
+        else:
+            self.ticked, self.left_out = list(remaining), []
+        self.report: Any = None
+        self.checked = False
+
+    def tick(self, sent: list[int]) -> None:
+        """The players the host ticked (a refused form shows them again)."""
+        self.ticked = [p for p in self.remaining if p in sent]
+        self.left_out = [p for p in self.remaining if p not in sent]
+
+    def errors(self, problems: list[Problem]) -> dict[str, list[str]]:
+        return group_problems(
+            problems, lambda p: "players" if p.field == "players" else self.page.field_of(p)
+        )
+
+    def parts(self) -> tuple[dict[str, Any], list[Problem]]:
+        """The game, set-up and settings of the match to make, and the problems
+        of reading them from the form (the service checks the rest)."""
+        form = self.form
+        read: SetupRead = self.web.read_setup(form)
+        settings: dict[str, Any] = {
+            "deadline_hours": typed_number(form.deadline_hours.data, 0),
+            "close_early": bool(form.close_early.data),
+            "auto_open": bool(form.auto_open.data),
+        }
+        game_settings, unread = read_settings(self.rules, form)
+        settings.update(game_settings)
+        problems = list(read.problems) + [p for bad in unread.values() for p in bad]
+        return {"game": self.rules.name, "setup": read.body, "settings": settings}, problems
+
+    def check_only(self) -> list[Problem] | None:
+        """The set-up's "check only" button (a game with a check action): its problems,
+        the report kept for the page; None when the host asked to create."""
+        action = self.web.check_action
+        if action is None or not self.form[action].data:
+            return None
+        read = self.web.read_setup(self.form)
+        if read.problems:
+            return list(read.problems)
+        self.report, problems = self.web.setup_report(read.body)
+        self.checked = not problems
+        return problems
 
 
-def _game_of(form: Any) -> str:
-    game = form.game.data or ""
-    if game not in ruleset_names():
-        raise RuleError.single("season/bad_game", "choose one of the games offered", "game")
-    return str(game)
+def _make_season_match(token: str, season_id: str, kind: str) -> ResponseReturnValue:
+    """The Main Match (``kind`` "main") or Death Match form posted."""
+    state = _state(season_id)
+    match_form = _MatchForm(kind, request.form.get("game"), state.remaining(), formdata=True)
+    action = kind
+    sent: list[str] = request.form.getlist("players") if kind == "main" else []
+    if kind == "main":
+        match_form.tick([n for n in (_int(p) for p in sent) if isinstance(n, int)])
+    try:
+        if not match_form.form.validate():
+            raise RuleError(form_problems(match_form.form))
+        checked = match_form.check_only()
+        if checked is not None:
+            if checked:
+                raise RuleError(checked)
+            return _host_page(token, season_id, action=action, forms={"match": match_form})
+        parts, unread = match_form.parts()
+        if unread:
+            raise RuleError(unread)
+        if kind == "main":
+            chosen = _player_numbers(sent)
+            rules = match_form.rules
+            ticked = [p for p in state.remaining() if p in chosen]
+            if len(ticked) > rules.max_players:
+                names = [state.player(p).name for p in ticked[rules.max_players :]]
+                raise RuleError.single(
+                    "season/bad_players",
+                    f"{rules.title} takes at most {rules.max_players} players and "
+                    f"{len(ticked)} are ticked: untick {len(ticked) - rules.max_players} "
+                    f"(for example {', '.join(names)})",
+                    "players",
+                )
+            number, _ = seasons().create_main_match(
+                season_id, players=chosen, base_url=base_url(), **parts
+            )
+            what = f"Episode {number}'s Main Match"
+        else:
+            number = _open_episode(season_id)
+            seasons().create_death_match(season_id, number, base_url=base_url(), **parts)
+            what = f"Episode {number}'s Death Match"
+    except RuleError as exc:
+        return _host_page(token, season_id, action=action, exc=exc, forms={"match": match_form})
+    return _done(
+        token,
+        f"{what} is created: open its host dashboard from “Matches of this season” below "
+        "(this page always links it).",
+    )
 
 
 @bp.get("/season-host/<token>")
@@ -446,25 +555,7 @@ def main_match(token: str) -> ResponseReturnValue:
     too_many = _too_many_rows(len(request.form.getlist("players")), "chosen players")
     if too_many is not None:  # before the form is built
         return _host_page(token, season_id, action="main", exc=too_many)
-    form = MainMatchForm()
-    form.players.choices = choices((p, p) for p in request.form.getlist("players"))
-    try:
-        _checked(form)
-        game = _game_of(form)
-        chosen = _player_numbers(form.players.data or [])
-        number, _ = seasons().create_main_match(
-            season_id,
-            players=chosen,
-            base_url=base_url(),
-            **_demo_parts(game, len(chosen)),
-        )
-    except RuleError as exc:
-        return _host_page(token, season_id, action="main", exc=exc, forms={"main": form})
-    return _done(
-        token,
-        f"Episode {number}'s Main Match is created: open its host dashboard from "
-        "“Matches of this season” below (this page always links it).",
-    )
+    return _make_season_match(token, season_id, "main")
 
 
 def _player_numbers(sent: list[str]) -> list[int]:
@@ -504,22 +595,7 @@ def _open_episode(season_id: str) -> int:
 
 @bp.post("/season-host/<token>/death")
 def death_match(token: str) -> ResponseReturnValue:
-    season_id = _host_season(token)
-    form = DeathMatchForm()
-    try:
-        _checked(form)
-        game = _game_of(form)
-        episode = _open_episode(season_id)
-        seasons().create_death_match(
-            season_id, episode, base_url=base_url(), **_demo_parts(game, 2)
-        )
-    except RuleError as exc:
-        return _host_page(token, season_id, action="death", exc=exc, forms={"death": form})
-    return _done(
-        token,
-        f"Episode {episode}'s Death Match is created: open its host dashboard from "
-        "“Matches of this season” below (this page always links it).",
-    )
+    return _make_season_match(token, _host_season(token), "death")
 
 
 @bp.post("/season-host/<token>/result")

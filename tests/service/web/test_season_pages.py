@@ -419,7 +419,7 @@ def test_the_main_match_players_are_bounded(app: Flask, client: FlaskClient) -> 
     # the largest list this check takes goes on to the next checks (Forks takes 2 to 6)
     r = client.post(f"{host}/main", data={"game": "forks-2e", "players": ["1"] * MAX_ROSTER_ROWS})
     assert r.status_code == 422 and "too_many_rows" not in html(r)
-    assert 'data-code="demo/bad_players"' in html(r)
+    assert 'data-code="season/bad_players"' in html(r)  # one player, 64 times
     assert seasons.state(sid).episodes == []
 
 
