@@ -69,9 +69,16 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
 
 
 class LoserForm(FlaskForm):  # type: ignore[misc]
-    """The result of a Death Match not played here: who lost ("I am sure")."""
+    """The result of a Death Match not played here: who won, who lost ("I am
+    sure"); each choice's value is the loser's number."""
 
-    loser = RadioField("Who lost", validate_choice=False, coerce=str)
+    loser = RadioField("The result", validate_choice=False, coerce=str)
+    sure = BooleanField("I am sure: the loser is eliminated (this cannot be undone)")
+
+
+class DeathResultForm(FlaskForm):  # type: ignore[misc]
+    """Recording a Death Match played here ("I am sure", as for an entered one)."""
+
     sure = BooleanField("I am sure: the loser is eliminated (this cannot be undone)")
 
 

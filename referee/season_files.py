@@ -34,6 +34,7 @@ from xml.sax.saxutils import escape
 from referee.errors import RuleError
 from referee.markup import Markup
 from referee.rulesets.forks_2e.picture import FONT, clean, fit, text_width
+from referee.words import counted, garnets
 
 FORMATS = ("markdown", "bbcode")
 CSV_COLUMNS = (
@@ -76,10 +77,6 @@ def running_balances(view: Mapping[str, Any]) -> list[int]:
     return out
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def _signed(number: int) -> str:
     return f"+{number}" if number > 0 else str(number)
 
@@ -102,7 +99,7 @@ def _rules_text(rules: Mapping[str, Any]) -> str:
         if rules.get("token_lasts") == "until_used"
         else "for the episode it is won in"
     )
-    gets = f"gets {_plural(bonus, 'garnet', 'garnets')}" if bonus else "gets no garnets"
+    gets = f"gets {garnets(bonus)}" if bonus else "gets no garnets"
     return f"the Token of Life's holder {gets}; a Token of Life protects {lasts}"
 
 
@@ -157,8 +154,8 @@ def standings_post(view: Mapping[str, Any], fmt: str, base_url: str | None = Non
             else "still in"
         )
         rows.append(
-            f"{who(p['number'])}: {_plural(int(p['garnets']), 'garnet', 'garnets')}, "
-            f"{_plural(int(p['tokens']), 'Token of Life', 'Tokens of Life')}, {status}"
+            f"{who(p['number'])}: {garnets(int(p['garnets']))}, "
+            f"{counted(int(p['tokens']), 'Token of Life', 'Tokens of Life')}, {status}"
         )
     out.append(m.section("Players", rows))
     out.append(m.section("Episodes", [_episode_text(e, who) for e in view.get("episodes") or []]))
@@ -269,7 +266,7 @@ def _desc(view: Mapping[str, Any], episodes: int) -> str:
             else ""
         )
         parts.append(f"{clean(p['name'])} {int(p['garnets'])}{out}")
-    after = f"after each of the season's {_plural(episodes, 'episode', 'episodes')}"
+    after = f"after each of the season's {counted(episodes, 'episode')}"
     return (
         f"A line chart of each player's garnets at the start of the season and "
         f"{after if episodes else 'before any episode'}. "

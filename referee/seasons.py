@@ -924,6 +924,16 @@ class Seasons:
             self._bump(session, again)
         return created
 
+    def death_loser(self, season_id: str, episode: int) -> int:
+        """Who lost the episode's Death Match played here, once it has ended
+        (its Elimination Candidate): the player recording it will eliminate."""
+        state = self.state(season_id)
+        e = self._recorded(state, episode)
+        if e.death_match_id is None:
+            raise RuleError.single("season/not_played_here", "the Death Match is not played here")
+        _, seat = self._outcome(e.death_match_id)
+        return e.death_seats[str(seat)]
+
     def record_death(self, season_id: str, episode: int, *, loser: object = None) -> int:
         """Decide the Death Match: from its match once ended (its Elimination
         Candidate loses), or as the host enters it (``loser``: the candidate or

@@ -27,6 +27,7 @@ from referee.ruleset import get_ruleset
 from referee.web import referee
 from referee.web.game import web_for
 from referee.web.pictures import drawn
+from referee.words import counted, garnets
 
 __all__ = [
     "KEPT_KEYS",
@@ -54,6 +55,8 @@ def template_helpers(app: Flask) -> None:
     :func:`referee.web.create_app`)."""
     app.add_template_global(time_left)
     app.add_template_global(signed)
+    app.add_template_filter(garnets, "garnets")  # "1 garnet", "+2 garnets" (referee.words)
+    app.add_template_filter(counted, "counted")
     app.add_template_filter(utc, "utc")
     app.add_template_filter(utc_text, "utc_text")
     app.add_template_filter(relative, "relative")

@@ -41,6 +41,7 @@ from forms.orders import choices
 from forms.season import (
     MAX_ROSTER_ROWS,
     ROSTER_ROWS,
+    DeathResultForm,
     EntryForm,
     LoserForm,
     MatchHostForm,
@@ -328,6 +329,12 @@ def _next_step(state: SeasonState) -> dict[str, Any]:
         step.update(kind="death_running", match_id=e.death_match_id)
         return step
     step.update(kind="record_death", match_id=e.death_match_id)
+    try:
+        loser = svc.death_loser(state.season.id, e.number)
+    except RuleError as exc:
+        step.update(kind="no_outcome", problems=exc.problems)
+        return step
+    step.update(loser=loser, winner=e.opponent if loser == e.candidate else e.candidate)
     return step
 
 
@@ -354,8 +361,10 @@ def _host_page(
         match_form = _MatchForm(step["kind"], request.args.get("game"), remaining)
     loser_form = forms.get("loser") or LoserForm(formdata=None)
     if step.get("candidate") and step.get("opponent"):
+        pair = (step["candidate"], step["opponent"])
         loser_form.loser.choices = choices(
-            (str(p), names[p]) for p in (step["candidate"], step["opponent"])
+            (str(lost), f"{names[won]} won, {names[lost]} lost and is eliminated")
+            for won, lost in (pair, pair[::-1])
         )
     reissue_form = forms.get("link") or ReissueForm(formdata=None)
     reissue_form.player.choices = entry_form.player.choices
@@ -379,6 +388,7 @@ def _host_page(
         loser_form=loser_form,
         reissue_form=reissue_form,
         action_form=SeasonActionForm(formdata=None),
+        death_result_form=forms.get("death_result") or DeathResultForm(formdata=None),
         matches=matches,
         host_paths={x.match_id: x.path for x in matches if x.path},
         match_host_form=forms.get("match_host") or MatchHostForm(formdata=None),
@@ -630,11 +640,21 @@ def enter_result(token: str) -> ResponseReturnValue:
 @bp.post("/season-host/<token>/death-result")
 def record_death(token: str) -> ResponseReturnValue:
     season_id = _host_season(token)
+    form = DeathResultForm()
     try:
-        _checked(SeasonActionForm())
+        _checked(form)
+        if not form.sure.data:
+            raise RuleError.single(
+                "form/not_confirmed",
+                "Recording the result cannot be undone: tick “I am sure” beside the "
+                "button to confirm. Nothing was done.",
+                "sure",
+            )
         loser = seasons().record_death(season_id, _open_episode(season_id))
     except RuleError as exc:
-        return _host_page(token, season_id, action="record_death", exc=exc)
+        return _host_page(
+            token, season_id, action="record_death", exc=exc, forms={"death_result": form}
+        )
     name = _state(season_id).player(loser).name
     return _done(token, f"{name} lost the Death Match and is eliminated.")
 
@@ -742,9 +762,28 @@ def _player_page(
             "can_spend": state.season.rules.get("token_lasts") == "until_used"
             and held.get(number, 0) > 0,
         }
+    # the Death Match coming for this player (issue 23: the opponent chosen
+    # learned it from nowhere): who chose whom, and its link once made
+    death: dict[str, Any] | None = None
+    if (
+        e is not None
+        and e.opponent is not None
+        and e.loser is None
+        and number in (e.candidate, e.opponent)
+    ):
+        death = {
+            "episode": e.number,
+            "chosen": e.opponent == number,
+            "candidate": e.candidate,
+            "opponent": e.opponent,
+            "link": next(
+                (x for x in links if x["kind"] == "death" and x["episode"] == e.number), None
+            ),
+        }
     problems = list(exc.problems) if exc is not None else []
     return render_template(
         "seasons/player.html",
+        death=death,
         token=token,
         view=view,
         names=names,

@@ -165,7 +165,9 @@ def test_a_season_of_three_episodes_from_the_forms(
     play_to_the_end(svc, e1.death_match_id)
     step, _ = host_step(client, host)
     assert step == "record_death"
-    assert client.post(f"{host}/death-result").status_code == 303
+    assert client.post(f"{host}/death-result").status_code == 422  # not without "I am sure"
+    assert current_episode(seasons, sid).loser is None
+    assert client.post(f"{host}/death-result", data={"sure": "y"}).status_code == 303
     first_out = seasons.state(sid).episodes[-1].loser
     assert first_out in (candidate, opponent)
 

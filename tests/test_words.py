@@ -1,0 +1,31 @@
+"""referee.words: counts in people's words, pinned on both sides of 1."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.words import counted, garnets
+
+
+@pytest.mark.parametrize(
+    ("count", "signed", "text"),
+    [
+        (0, False, "0 garnets"),
+        (1, False, "1 garnet"),
+        (2, False, "2 garnets"),
+        (-1, False, "-1 garnet"),
+        (-2, False, "-2 garnets"),
+        (1, True, "+1 garnet"),
+        (3, True, "+3 garnets"),
+        (0, True, "0 garnets"),
+        (-1, True, "-1 garnet"),
+    ],
+)
+def test_garnets(count: int, signed: bool, text: str) -> None:
+    assert garnets(count, signed=signed) == text
+
+
+def test_counted_takes_an_irregular_plural() -> None:
+    assert counted(1, "Token of Life", "Tokens of Life") == "1 Token of Life"
+    assert counted(2, "Token of Life", "Tokens of Life") == "2 Tokens of Life"
+    assert counted(2, "episode") == "2 episodes"
