@@ -119,6 +119,8 @@ def _not_a_png() -> bool:
 
 def _api_without_token() -> bool:
     """An API call with no Bearer token guesses nothing: it is not counted."""
+    if request.endpoint == "season_api.join":  # the sign-up link is in its path
+        return False
     header = request.headers.get("Authorization", "")
     return not header.lower().startswith("bearer ")
 

@@ -70,7 +70,7 @@ def _mail_enabled() -> bool:
     return referee().notify.mail_enabled
 
 
-def _join_allowed(season_id: str) -> bool:
+def join_allowed(season_id: str) -> bool:
     """Count one join against both limits (:data:`SIGNUP_LIMITS`); False when
     either is used up."""
     limiter: Limiter | None = current_app.extensions.get(EXTENSION)
@@ -122,7 +122,7 @@ def join(token: str) -> ResponseReturnValue:
     form = JoinForm()
     if not form.validate():
         return _join_page(token, season_id, form, RuleError(form_problems(form)))
-    if not _join_allowed(season_id):
+    if not join_allowed(season_id):
         page = render_template("error.html", code=429, title="Too many sign-ups", message=TOO_MANY)
         return page, 429, {"Retry-After": str(retry_after(current_app))}
     email = form.email.data or None
