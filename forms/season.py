@@ -51,6 +51,10 @@ class NewSeasonForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     players = FieldList(
         FormField(RosterRowForm), min_entries=ROSTER_ROWS, max_entries=MAX_ROSTER_ROWS
     )
+    # issue 23, item 7: players join by the season's sign-up link (the roster may be empty)
+    signups = BooleanField(
+        "Open sign-ups: players join by a link you post (the roster may be empty)"
+    )
     # shown and checked only on a server with an admin key (REFEREE_ADMIN_KEY), as on /new
     admin_key = PasswordField("Admin key of this server")
 
@@ -102,3 +106,26 @@ class OpponentForm(FlaskForm):  # type: ignore[misc]
     """The Elimination Candidate's choice of opponent."""
 
     opponent = RadioField("Your opponent", validate_choice=False, coerce=str)
+
+
+# ---- sign-ups (issue 23, item 7; referee.signups) ---------------------------------
+
+
+class JoinForm(FlaskForm):  # type: ignore[misc]
+    """A player joins a season by its sign-up link: a name, and an address only
+    where the server sends mail (the page shows that field then)."""
+
+    name = StringField("Your name in the season", filters=[strip])
+    email = StringField("Your e-mail address (optional)", filters=[strip])
+
+
+class SignupsForm(FlaskForm):  # type: ignore[misc]
+    """The host opens (``open`` = "1") or closes ("0") the season's sign-ups."""
+
+    open = StringField("Open", filters=[strip])
+
+
+class RemovePlayerForm(FlaskForm):  # type: ignore[misc]
+    """The host removes a player before the first Main Match."""
+
+    player = StringField("Player", filters=[strip])

@@ -165,6 +165,10 @@ class Season(SQLModel, table=True):
     rules: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     version: int = 0  # bumped by every change, as a match's
+    # sign-ups (issue 23, item 7; referee.signups): whether the sign-up link takes new
+    # players now, and the SHA-256 of that derived link once it was first opened
+    signups_open: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    signup_hash: str | None = Field(default=None, max_length=64, unique=True, index=True)
 
 
 class SeasonPlayer(SQLModel, table=True):
@@ -173,11 +177,15 @@ class SeasonPlayer(SQLModel, table=True):
     __tablename__ = "season_player"
 
     season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
-    number: int = Field(primary_key=True)  # 1..n, in roster order
+    # 1..n in roster order, then in join order; a player removed before the first Main
+    # Match leaves a gap (referee.signups.remove_player): numbers are never reused while
+    # a higher one exists, and nothing assumes 1..n
+    number: int = Field(primary_key=True)
     name: str = Field(max_length=100)
     email: str | None = Field(default=None, max_length=254)
     token_hash: str = Field(max_length=64, unique=True, index=True)
     eliminated_in: int | None = None  # the episode whose Death Match they lost
+    joined_at: datetime | None = None  # when they joined by the sign-up link (None: the host's)
 
 
 class LedgerEntry(SQLModel, table=True):

@@ -449,10 +449,16 @@ class Seasons:
     # ---- creating -----------------------------------------------------------------
 
     def create_season(
-        self, *, name: object, players: object, rules: object = None
+        self, *, name: object, players: object, rules: object = None, signups: object = False
     ) -> CreatedSeason:
         """A season: ``players`` is a list of ``{"name", "email"?, "garnets"?}``
-        (starting garnets become the first ledger entries)."""
+        (starting garnets become the first ledger entries). With ``signups``
+        (issue 23, item 7: :mod:`referee.signups`) its sign-up link is open from
+        the start, and the roster may have fewer than 2 players, even none."""
+        if type(signups) is not bool:
+            raise RuleError.single(
+                "season/bad_signups", f"'signups' is true or false, not {signups!r}", "signups"
+            )
         check_text({"name": name, "players": players}, "the season")
         problems: list[Problem] = []
         if not isinstance(name, str) or not name.strip() or len(name) > 200:
@@ -467,11 +473,13 @@ class Seasons:
         except RuleError as exc:
             problems.extend(exc.problems)
         roster: list[tuple[str, str | None, int]] = []
-        if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        fewest = 0 if signups else 2  # players who join come later
+        if not isinstance(players, list) or not fewest <= len(players) <= MAX_PLAYERS:
             problems.append(
                 Problem(
                     "season/bad_players",
-                    f"a season needs a list of 2 to {MAX_PLAYERS} players",
+                    f"a season needs a list of {fewest} to {MAX_PLAYERS} players"
+                    + ("" if signups else " (or sign-ups open, for players to join themselves)"),
                     "players",
                 )
             )
@@ -495,6 +503,8 @@ class Seasons:
             host_token_hash=token_hash(host_token),
             rules=checked_rules,
             created_at=self.referee.clock(),
+            signups_open=signups,
+            signup_hash=token_hash(signup_token(self.secret, token_hash(host_token))),
         )
         with transaction(self.engine) as session:
             session.add(season)
@@ -672,6 +682,7 @@ class Seasons:
         before any step closes); left out, the referee draws it. ``base_url``:
         the address the season host's request came to (see :meth:`_make_match`)."""
         state = self.state(season_id)
+        _signups_closed(state)
         if state.episodes and not state.done(state.episodes[-1]):
             last = state.episodes[-1].number
             raise RuleError.single(
@@ -715,6 +726,7 @@ class Seasons:
             again = self._load(session, season_id, lock=True)
             if len(again.episodes) + 1 != number:
                 raise _changed(f"episode {number} began meanwhile, with another Main Match")
+            _signups_closed(again)
             out = [again.player(p).name for p in chosen if p not in again.remaining()]
             if out:
                 raise _changed(f"{', '.join(out)} left the season meanwhile")
@@ -1075,3 +1087,24 @@ def _roster_entry(raw: object, i: int) -> tuple[str, str | None, int]:
             "season/bad_players", f"{where}'s starting garnets must be 0 or more, not {garnets!r}"
         )
     return name.strip(), checked, garnets
+
+
+# ---- sign-ups (issue 23, item 7; the steps are in referee.signups) -----------------
+
+
+def signup_token(secret: bytes, host_hash: str) -> str:
+    """A season's sign-up link (``/join/<token>``): an HMAC (the server's secret
+    key) of the season host link's digest, shaped like any link. Derived, so the
+    host page can always show it; the database keeps only its digest."""
+    mac = hmac.new(secret, f"season-signup|{host_hash}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+def _signups_closed(state: SeasonState) -> None:
+    """A Main Match is of the players who have joined: refused while sign-ups are open."""
+    if state.season.signups_open:
+        raise RuleError.single(
+            "season/signups_open",
+            "sign-ups are open: close sign-ups first (on the season host page), so that "
+            "the Main Match is of every player who has joined",
+        )

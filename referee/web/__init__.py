@@ -159,6 +159,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from referee.web import api, calendars, host, pages, pictures, player, public, season_api
     from referee.web.season_files import bp as season_files_bp
     from referee.web.season_pages import bp as season_pages_bp
+    from referee.web.signups import bp as signups_bp
 
     pages.template_helpers(app)
     app.register_blueprint(public.bp)
@@ -170,6 +171,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(season_pages_bp)
     app.register_blueprint(calendars.bp)
     app.register_blueprint(season_files_bp)
+    app.register_blueprint(signups_bp)  # issue 23, item 7
     csrf.exempt(api.bp)
     csrf.exempt(season_api.bp)
 
@@ -185,6 +187,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "pictures": pictures.bp,
             "calendars": calendars.bp,
             "season_files": season_files_bp,
+            "signups": signups_bp,
         },
     )
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)

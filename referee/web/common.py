@@ -50,6 +50,11 @@ STATUS_BY_CODE = {
     "season/already_chosen": 409,
     "season/no_opponent": 409,
     "season/played_here": 409,
+    # sign-ups (issue 23, item 7)
+    "season/signups_open": 409,
+    "season/signups_closed": 409,
+    "season/full": 409,
+    "season/started": 409,
     "season/changed": 409,  # what a step read changed before it locked the season
 }
 

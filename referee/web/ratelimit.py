@@ -43,6 +43,11 @@ towards the same ``RATELIMIT_CREATE_FORM``, in one count shared with ``POST
 /new`` (both public creation forms: ten a minute per address in all, not ten
 of each).
 
+A season's sign-up page (``/join/<token>``, issue 23, item 7) is behind a link
+too: a wrong one counts as a failed attempt; each join counts towards
+``RATELIMIT_SIGNUPS`` (per address) and ``RATELIMIT_SIGNUPS_PER_SEASON`` (per
+season), see :mod:`referee.web.signups`.
+
 Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
 minute per address; an answer 304 "not modified" is free).
 """
@@ -114,6 +119,8 @@ def _not_a_png() -> bool:
 
 def _api_without_token() -> bool:
     """An API call with no Bearer token guesses nothing: it is not counted."""
+    if request.endpoint == "season_api.join":  # the sign-up link is in its path
+        return False
     header = request.headers.get("Authorization", "")
     return not header.lower().startswith("bearer ")
 
@@ -182,6 +189,8 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
         deduct_when=_drawn,
         error_message=busy_message,
     )(blueprints["season_files"])
+    if "signups" in blueprints:  # a wrong sign-up link (issue 23, item 7) is a wrong link
+        failed_attempts()(blueprints["signups"])
     app.extensions[EXTENSION] = limiter
     return limiter
 

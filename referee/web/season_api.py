@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from referee.errors import Problem, RuleError
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
@@ -26,6 +26,8 @@ from referee.service import Created
 from referee.web import seasons
 from referee.web.api import _bearer, _body, _object_body, check_admin_key
 from referee.web.common import base_url
+from referee.web.ratelimit import retry_after
+from referee.web.signups import TOO_MANY, join_allowed, signups
 
 bp = Blueprint("season_api", __name__, url_prefix="/api/seasons")
 
@@ -131,9 +133,12 @@ def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
 @bp.post("")
 def create_season() -> tuple[Response, int]:
     check_admin_key("seasons")
-    body = _object_body(("name", "players", "rules"))
+    body = _object_body(("name", "players", "rules", "signups"))
     made = seasons().create_season(
-        name=body.get("name"), players=body.get("players"), rules=body.get("rules")
+        name=body.get("name"),
+        players=body.get("players"),
+        rules=body.get("rules"),
+        signups=body.get("signups", False),
     )
     return jsonify(
         {
@@ -317,3 +322,64 @@ def record_death(season_id: str, number: int) -> Response:
     body = _object_body(("loser",))
     seasons().record_death(season_id, number, loser=body.get("loser"))
     return jsonify(_episode(season_id, number))
+
+
+# ---- sign-ups (issue 23, item 7) ------------------------------------------------
+
+
+def _signups(season_id: str) -> dict[str, Any]:
+    status = signups().status(season_id)
+    return {
+        "open": status.open,
+        "token": status.token,
+        "path": f"/join/{status.token}",
+        "can_open": status.can_open,
+        "players": status.players,
+        "room": status.room,
+    }
+
+
+@bp.get("/<season_id>/signups")
+def signups_status(season_id: str) -> Response:
+    """The season's sign-up link (derived: always the same) and whether it is open."""
+    _host(season_id)
+    return jsonify(_signups(season_id))
+
+
+@bp.post("/<season_id>/signups")
+def set_signups(season_id: str) -> Response:
+    _host(season_id)
+    body = _object_body(("open",))
+    if "open" not in body:
+        raise RuleError.single("season/bad_signups", "say 'open': true or false", "open")
+    signups().set_open(season_id, body["open"])
+    return jsonify(_signups(season_id))
+
+
+@bp.delete("/<season_id>/players/<int:number>")
+def remove_player(season_id: str, number: int) -> Response:
+    """The host removes a player, before the first Main Match only."""
+    _host(season_id)
+    name = signups().remove(season_id, number)
+    return jsonify({"player": number, "name": name})
+
+
+@bp.post("/join/<token>")
+def join(token: str) -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
+    """A player joins by the season's sign-up link: their season token, shown once."""
+    season_id = signups().find(token)
+    if season_id is None:
+        raise RuleError.single("season/not_found", "this sign-up link opens nothing here")
+    body = _object_body(("name", "email"))
+    if not join_allowed(season_id):
+        refusal = {"errors": [{"code": "request/rate_limited", "message": TOO_MANY}]}
+        return jsonify(refusal), 429, {"Retry-After": str(retry_after(current_app))}
+    joined = signups().join(season_id, name=body.get("name"), email=body.get("email"))
+    return jsonify(
+        {
+            "season_id": joined.season_id,
+            "player": joined.number,
+            "name": joined.name,
+            "token": joined.token,
+        }
+    ), 201

@@ -230,7 +230,9 @@ def new() -> ResponseReturnValue:
         "token_lasts": form.token_lasts.data,
     }
     try:
-        made = seasons().create_season(name=form.name.data or "", players=roster, rules=rules)
+        made = seasons().create_season(
+            name=form.name.data or "", players=roster, rules=rules, signups=bool(form.signups.data)
+        )
     except RuleError as exc:
         return page(list(exc.problems)), status_for(exc)
     entry = {
@@ -306,7 +308,7 @@ def _next_step(state: SeasonState) -> dict[str, Any]:
     svc = seasons()
     if not state.episodes or state.done(state.episodes[-1]):
         remaining = state.remaining()
-        if len(remaining) < 2:
+        if len(remaining) < 2 and state.episodes:  # before any: players may still join
             return {"kind": "season_over", "remaining": remaining}
         return {"kind": "main", "number": len(state.episodes) + 1, "remaining": remaining}
     e = state.episodes[-1]

@@ -329,6 +329,28 @@ def season_pages(c: Collector) -> None:
     c.post("season host: a new link, unconfirmed", f"{host}/link", {"player": "1"}, 422)
     c.post("season host: a player's new link", f"{host}/link", {"player": str(other), "sure": "y"})
     c.get("season: standings", f"/seasons/{sid}")
+    signup_pages(c)
+
+
+def signup_pages(c: Collector) -> None:
+    """Issue 23, item 7's pages: a season's join page (open, refused, closed), the
+    joined page with the new player's link, and the host page's sign-ups."""
+    from referee.signups import Signups
+
+    seasons = c.app.extensions["seasons"]
+    made = seasons.create_season(
+        name="Sign-ups <Genius> & co", players=[{"name": "Ana <b>"}], signups=True
+    )
+    host, join = (
+        f"/season-host/{made.host_token}",
+        f"/join/{Signups(seasons).status(made.season_id).token}",
+    )
+    c.get("season: join page", join)
+    c.post("season: joined", join, {"name": "Bo <i>"})
+    c.post("season: join refused", join, {"name": "ANA <b>"}, 422)
+    c.get("season host: sign-ups open", host)
+    c.post("season host: sign-ups closed", f"{host}/signups", {"open": "0"})
+    c.get("season: join page, closed", join)
 
 
 def collect(app: Flask, clock: Clock) -> list[Shot]:

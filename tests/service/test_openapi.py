@@ -107,6 +107,7 @@ class World:
     forks_live: Match
     calls: int = 0
     season: SeasonWorld | None = None  # made for the first season operation
+    signup_token: str | None = None  # of a season with sign-ups open, for joining
 
     def season_for(self, case: Any) -> SeasonWorld:
         """A season where the operation can succeed (see :func:`season_at`)."""
@@ -289,6 +290,8 @@ def api_app(
             "SECRET_KEY": "schemathesis",
             # wrong tokens are sent on purpose: keep the limiter on, far from its limit
             "RATELIMIT_FAILED_TOKENS": "100000 per minute",
+            "RATELIMIT_SIGNUPS": "100000 per minute",
+            "RATELIMIT_SIGNUPS_PER_SEASON": "100000 per minute",
         }
     )
     finished = new_match(app.test_client(), rounds=5)
@@ -350,6 +353,8 @@ def test_api_conforms_to_its_description(case: Any, world: World) -> None:
         ]
     if "season_id" in (case.path_parameters or {}) and world.calls % 6 != 5:
         _in_season(case, world)
+    if case.operation.path == "/api/seasons/join/{token}" and world.calls % 6 != 5:
+        _in_signups(case, world)
     # every default check runs (no 5xx, status codes, content types, headers and
     # bodies as described, schema-invalid input refused, auth enforced) except
     # positive_data_acceptance: the description gives each body's shape, while
@@ -392,6 +397,20 @@ def _in_season(case: Any, world: World) -> None:
         case.headers["Authorization"] = bearer(token)["Authorization"]
     if season.body is not None and world.calls % 3 == 0:
         case.body = dict(season.body)
+
+
+def _in_signups(case: Any, world: World) -> None:
+    """A join by the sign-up link of a season whose sign-ups are open (else the
+    token Schemathesis drew: a wrong link), now and then with a name it takes."""
+    from referee.signups import Signups
+
+    if world.signup_token is None:
+        seasons = world.app.extensions["seasons"]
+        made = seasons.create_season(name="Schemathesis sign-ups", players=[], signups=True)
+        world.signup_token = Signups(seasons).status(made.season_id).token
+    case.path_parameters["token"] = world.signup_token
+    if world.calls % 3 == 0:
+        case.body = {"name": f"Joiner {world.calls}"}
 
 
 def test_every_operation_was_exercised_with_success_and_refusals() -> None:

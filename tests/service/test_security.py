@@ -1191,6 +1191,14 @@ SEASON_HOST_API = {
     ("POST", "/episodes/<int:number>/outcome"),
     ("POST", "/episodes/<int:number>/death-match"),
     ("POST", "/episodes/<int:number>/death-result"),
+    # sign-ups (issue 23, item 7); joining, POST /api/seasons/join/<token>, needs the
+    # sign-up link's token in its path instead (tests/service/test_signups_api.py)
+    ("GET", "/signups"),
+    ("POST", "/signups"),
+    ("DELETE", "/players/<int:number>"),
+    # its matches' host links (issue 23, item 1)
+    ("GET", "/matches"),
+    ("POST", "/matches/<match_id>/host-link"),
 }
 SEASON_TOKEN_API = {
     ("GET", "/me"),

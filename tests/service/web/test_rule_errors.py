@@ -40,7 +40,7 @@ def answered(app: Flask) -> Iterator[list[str]]:
 def test_no_blueprint_has_its_own_rule_error_handler(app: Flask) -> None:
     assert set(app.blueprints) == {
         *("public", "host", "player", "pictures", "api", "calendars"),
-        *("seasons", "season_api", "season_files"),
+        *("seasons", "season_api", "season_files", "signups"),
     }
     for name, by_code in app.error_handler_spec.items():
         has_own = any(RuleError in handlers for handlers in by_code.values())
