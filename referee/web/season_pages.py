@@ -51,6 +51,7 @@ from forms.season import (
     SeasonActionForm,
 )
 from referee.errors import Problem, RuleError
+from referee.names import shown
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
 from referee.season_views import season_view
 from referee.seasons import SeasonState, main_match_players
@@ -485,12 +486,20 @@ class _MatchForm:
 def _make_season_match(token: str, season_id: str, kind: str) -> ResponseReturnValue:
     """The Main Match (``kind`` "main") or Death Match form posted."""
     state = _state(season_id)
-    match_form = _MatchForm(kind, request.form.get("game"), state.remaining(), formdata=True)
+    game = request.form.get("game") or ""
+    match_form = _MatchForm(kind, game, state.remaining(), formdata=True)
     action = kind
     sent: list[str] = request.form.getlist("players") if kind == "main" else []
     if kind == "main":
         match_form.tick([n for n in (_int(p) for p in sent) if isinstance(n, int)])
     try:
+        if game != match_form.rules.name:  # not one of the form's games: made of no other
+            offered = ", ".join(title for _, title in match_form.games)
+            raise RuleError.single(
+                "season/bad_game",
+                f"choose one of the games offered ({offered}), not {shown(game[:40])}",
+                "game",
+            )
         if not match_form.form.validate():
             raise RuleError(form_problems(match_form.form))
         checked = match_form.check_only()

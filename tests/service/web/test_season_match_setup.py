@@ -168,6 +168,9 @@ def test_the_death_match_form_is_the_games_own(
     assert chosen_game(text, "death") == "forks-2e"  # the games of 2 only
     assert 'value="rocky-river"' not in text.split('id="death-game"')[1].split("</select>")[0]
     assert 'id="death-match-fields" data-game-fields' in text and 'name="merge"' in text
+    three = client.post(f"{host}/death", data={"game": "rocky-river"})  # a game of 3
+    assert three.status_code == 422 and 'data-code="season/bad_game"' in html(three)
+    assert seasons.state(sid).episodes[-1].death_match_id is None
     r = client.post(
         f"{host}/death",
         data={"game": "forks-2e", "deadline_hours": "2", "close_early": "y", "auto_open": "y"},
@@ -182,3 +185,13 @@ def test_the_death_match_form_is_the_games_own(
     assert "Death Match exists already" in html(
         client.post(f"{host}/death", data={"game": "forks-2e"})
     )
+
+
+def test_only_a_game_offered_makes_a_season_match(app: Flask, client: FlaskClient) -> None:
+    host, sid, seasons = season(app, client)
+    for game in ("", "chess", "<b>x</b>"):
+        r = client.post(f"{host}/main", data={"game": game, "players": ["1", "2"]})
+        text = html(r)
+        assert r.status_code == 422 and 'data-code="season/bad_game"' in text, text
+        assert "choose one of the games offered" in text and "<b>x</b>" not in text
+    assert seasons.state(sid).episodes == []
