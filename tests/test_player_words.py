@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from referee.errors import Problem, RuleError
-from referee.ruleset import get_ruleset
+from referee.ruleset import Setting, check_game_settings, get_ruleset
 from referee.rulesets.forks_2e.cards import card_name
 from referee.rulesets.forks_2e.orders import check_keep, check_market, read_order_card
 from referee.rulesets.rocky_river.cards import Deck
@@ -228,3 +228,65 @@ def test_problem_type_is_unchanged_by_translation() -> None:
     game = web_for(get_ruleset("rocky-river"))
     problems = [Problem("rafting/bad_direction", "fork 1: choose left or right", "0")]
     assert game.player_problems(problems, ["X"], 1, {}) == problems
+
+
+# ---- a game's settings on the create form: by the form's labels ------------------------
+
+FORKS_SETTINGS = get_ruleset("forks-2e").settings
+LABELS = {s.key: s.label for s in FORKS_SETTINGS}
+SETTING_CASES: dict[str, tuple[dict[str, Any], str, str]] = {
+    # case: (settings sent, code, message)
+    "tiebreak twice": (
+        {"tiebreak": ["red", "red", "grey", "blue", "yellow"]},
+        "settings/bad_order",
+        "Tiebreak order of the destinations: choose each of grey, blue, yellow, green, red "
+        "once, in any order",
+    ),
+    "name too long": (
+        {"names": {"grey": "x" * 41}},
+        "settings/bad_names",
+        f"Destination names: the name for grey, “{'x' * 39}…”, is not 1 to 40 characters "
+        "on one line",
+    ),
+    "name empty": (
+        {"names": {"grey": " "}},
+        "settings/bad_names",
+        "Destination names: the name for grey is empty: a name is 1 to 40 characters on one line",
+    ),
+    "name with a control": (
+        {"names": {"grey": "Steel\u202eton"}},
+        "settings/bad_names",
+        "Destination names: the name for grey holds ",
+    ),
+    "names alike": (
+        {"names": {"grey": "Port", "blue": "port"}},
+        "settings/bad_names",
+        "Destination names: grey and blue have the same name, “port”: each needs its own",
+    ),
+    "no such destination": (
+        {"names": {"purple": "Port"}},
+        "settings/bad_names",
+        "Destination names: “purple” is not one of grey, blue, yellow, green, red",
+    ),
+    "merge not a flag": (
+        {"merge": "yes"},
+        "settings/not_a_flag",
+        f"{LABELS['merge']}: must be true or false, not “yes”",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SETTING_CASES))
+def test_a_setting_is_refused_by_its_label(case: str) -> None:
+    sent, code, message = SETTING_CASES[case]
+    [(got_code, got)] = refusals(lambda: check_game_settings(FORKS_SETTINGS, sent))
+    assert got_code == code
+    assert got.startswith(message) if message.endswith(" ") else got == message
+    assert "\u202e" not in got
+
+
+def test_a_choice_setting_is_refused_by_its_label() -> None:
+    spec = Setting("size", "Board size", "choice", "small", choices=("small", "large"))
+    assert refusals(lambda: check_game_settings([spec], {"size": ""})) == [
+        ("settings/bad_choice", "Board size: choose one of small, large, not “”")
+    ]

@@ -212,7 +212,10 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     errors = html.split('id="tiebreak-errors"', 1)[1].split("</ul>", 1)[0]
-    assert esc("'tiebreak' must list grey, blue, yellow, green, red once each") in errors
+    assert (
+        "Tiebreak order of the destinations: choose each of grey, blue, yellow, green, red "
+        "once, in any order"
+    ) in errors
     assert re.search(r'<select aria-invalid="true" id="tiebreak-1"[^>]*>', html)
     # what was chosen is kept
     assert re.search(
@@ -221,7 +224,9 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     r = web.post("/new", data=create_form(**{"names-2": "x" * 41}))
     assert r.status_code == 422
     errors = r.get_data(as_text=True).split('id="names-errors"', 1)[1].split("</ul>", 1)[0]
-    assert "a name is 1 to 40 characters on one line" in errors
+    shown = "x" * 39 + "…"
+    said = f"Destination names: the name for yellow, “{shown}”, is not 1 to 40 characters"
+    assert said in errors
     assert service.match_ids() == []
     # every place left empty (a form without them): the default order
     data = create_form()

@@ -249,7 +249,7 @@ FORKS_CREATES: dict[str, tuple[dict[str, str], dict[str, Any], list[str], list[s
         {f"tiebreak-{i}": d for i, d in enumerate(["blue", "blue", "grey", "green", "red"])},
         {"settings": {"tiebreak": ["blue", "blue", "grey", "green", "red"]}},
         ["settings/bad_order"],
-        ["once each"],
+        ["Tiebreak order of the destinations: choose each of grey, blue, yellow, green, red once"],
     ),
 }
 
