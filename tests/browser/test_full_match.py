@@ -414,7 +414,10 @@ def test_full_match_host_and_three_players(
                 )
                 fork.get_by_role("radio", name="Left" if direction == "L" else "Right").check()
             send_order(page)
-            assert shown_order(page) == ", ".join(directions)
+            # the receipt says it as the form does: left or right, not L or R
+            assert shown_order(page) == ", ".join(
+                {"L": "left", "R": "right"}[d] for d in directions
+            )
         host.goto(host_url)
         expect(host.locator("ul.submitted > li", has_text="order received")).to_have_count(
             len(VOTES[rnd])
