@@ -290,3 +290,11 @@ def test_a_choice_setting_is_refused_by_its_label() -> None:
     assert refusals(lambda: check_game_settings([spec], {"size": ""})) == [
         ("settings/bad_choice", "Board size: choose one of small, large, not “”")
     ]
+
+
+def test_the_audit_page_names_cards_by_the_matchs_names() -> None:
+    game = web_for(get_ruleset("forks-2e"))
+    view = {"settings": {"names": {"grey": "Steelton"}}}
+    assert game.card_words("grey-8x", view) == "Steelton 8 (twin)"  # type: ignore[attr-defined]
+    assert game.card_words("red-12", {}) == "Red 12"  # type: ignore[attr-defined]
+    assert game.card_words("grey-13", view) == "grey-13"  # type: ignore[attr-defined]

@@ -418,6 +418,12 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
     assert "What was the best play?" in dashboard
     audit = page(web, f"{links.host}/audit")
     assert "Best market choices" in audit and "proved optimal" in audit
+    # each market step's cards by the match's names
+    report = service.audit(links.match_id)
+    for a in report["seats"].values():
+        if a["gain"]:
+            for c in a["market"]:
+                assert f"market: {named(c['actual'])}" in audit
 
 
 # ---- the words of the result -------------------------------------------------------------

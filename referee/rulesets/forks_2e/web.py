@@ -20,6 +20,7 @@ Everything shown is made from the viewer's view (:func:`referee.views.view_for`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,8 @@ __all__ = [
 
 TEMPLATES = "rulesets/forks_2e"
 STATIC = "rulesets/forks_2e"
+# a canonical card id in a text of the engine's (it writes no other form)
+_CARD_ID = re.compile(r"(?<![\w-])(?:grey|blue|yellow|green|red)-(?:[3-9]|1[0-2])x?(?![\w-])")
 MINUS = "\u2212"
 
 
@@ -459,6 +462,13 @@ class Web(GameWeb):
         if is_card(order):
             return card_name(order, context.get("dest_names"))
         return None
+
+    def card_words(self, text: object, view: Mapping[str, Any]) -> str:
+        """``text`` (a card id of the audit's report) with every card id in it
+        written as the card's name in ``view``'s match: the host's audit page.
+        Not for text holding names people chose (a player may be called red-5)."""
+        names = destination_names((view.get("settings") or {}).get("names"))
+        return _CARD_ID.sub(lambda m: card_name(m.group(0), names), str(text))
 
     def player_problems(
         self, problems: list[Problem], order: Any, seat: int, context: Mapping[str, Any]
