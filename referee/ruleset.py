@@ -41,7 +41,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 from referee.errors import Problem, RuleError
-from referee.text import ONE_LINE_RULE, line_fault
+from referee.text import ONE_LINE_RULE, line_fault, typed
 
 JSON = Any
 ViewerKind = Literal["public", "seat", "host"]
@@ -179,38 +179,51 @@ def check_game_settings(specs: Sequence[Setting], raw: Mapping[str, Any]) -> dic
             out[spec.key] = list(value) if spec.kind == "order" else value
         else:
             code = "settings/not_a_flag" if spec.kind == "flag" else f"settings/bad_{spec.kind}"
-            problems.append(Problem(code, f"'{spec.key}' {fault}", spec.key))
+            problems.append(Problem(code, f"{spec.label}: {fault}", spec.key))
     if problems:
         raise RuleError(problems)
     return out
 
 
 def _setting_fault(spec: Setting, value: Any) -> str | None:
+    """What is wrong with ``value`` for ``spec``, in the create form's words (its
+    label, each name by its destination); None: nothing."""
     shown = ", ".join(spec.choices)
     if spec.kind == "flag":
-        return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+        return None if isinstance(value, bool) else f"must be true or false, not {_sent(value)}"
     if spec.kind == "choice":
         ok = isinstance(value, str) and value in spec.choices
-        return None if ok else f"must be one of {shown}, not {value!r}"
+        return None if ok else f"choose one of {shown}, not {_sent(value)}"
     if spec.kind == "order":
         ok = isinstance(value, list) and sorted(map(str, value)) == sorted(spec.choices)
         ok = ok and all(isinstance(v, str) for v in value)
-        return None if ok else f"must list {shown} once each, in any order"
+        return None if ok else f"choose each of {shown} once, in any order"
     if not isinstance(value, Mapping):
         return f"must be an object from {shown} to names"
     seen: dict[str, str] = {}
     for key, name in value.items():
         if key not in spec.choices:
-            return f"names {key!r}, which is not one of {shown}"
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            return f"gives {key!r} the name {name!r}: a name is 1 to 40 characters on one line"
+            return f"{_sent(key)} is not one of {shown}"
+        if isinstance(name, str) and not name.strip():
+            return f"the name for {key} is empty: a name is 1 to 40 characters on one line"
+        if not isinstance(name, str) or len(name) > 40:
+            return f"the name for {key}, {_sent(name)}, is not 1 to 40 characters on one line"
         bad = line_fault(name)
         if bad is not None:
-            return f"gives {key!r} a name holding {bad}: {ONE_LINE_RULE}"
+            return f"the name for {key} holds {bad}: {ONE_LINE_RULE}"
         same = seen.setdefault(name.strip().casefold(), key)
         if same != key:
-            return f"gives {same!r} and {key!r} the same name {name!r}: each needs its own"
+            return f"{same} and {key} have the same name, {_sent(name)}: each needs its own"
     return None
+
+
+def _sent(value: object) -> str:
+    """A value sent, for a message: text quoted and bounded (:func:`typed`),
+    anything else (the API's) as Python writes it, bounded too."""
+    if isinstance(value, str):
+        return typed(value)
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class Ruleset(ABC):

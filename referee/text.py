@@ -10,6 +10,7 @@ bodies may hold."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from referee.errors import RuleError
 
@@ -98,3 +99,14 @@ ONE_LINE_RULE = (
     "a name is one line of plain text: no control characters, tabs, line breaks "
     "or bidirectional-text controls"
 )
+
+
+def typed(text: str, limit: int = 40) -> str:
+    """What a person typed, quoted for a message in their words: “Joker”, at
+    most ``limit`` characters (then "…"), every control, format or
+    bidirectional character written out (``<U+202E>``), so that the message
+    shows what was sent and cannot be turned by it. Pages escape it as they
+    escape every text."""
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    shown = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c)[0] == "C" else c for c in cut)
+    return f"“{shown}”"

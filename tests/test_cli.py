@@ -81,7 +81,7 @@ MALFORMED = {
     "nan": (lambda: '{"seed": NaN}', "json/invalid", ["NaN"]),
     "repeated-key": (_duplicate_key_text, "json/duplicate_key", ["'E'", "twice"]),
     "bad-map": (_bad_map, "map/unknown_color", ["purple", "4L"]),
-    "unknown-card": (_mutated(_unknown_card), "draft/unknown_card", ["'ZZ'", "seat 2"]),
+    "unknown-card": (_mutated(_unknown_card), "draft/unknown_card", ["“ZZ”", "seat 2"]),
     "two-players": (_mutated(_two_players), "match/player_count", ["exactly 3", "not 2"]),
     "negative-garnets": (_mutated(_negative_garnets), "match/bad_garnets", ["-3"]),
     "votes-no-placements": (
@@ -89,7 +89,7 @@ MALFORMED = {
         "match/votes_without_placements",
         ["'placements'"],
     ),
-    "bad-direction": (_mutated(_bad_direction), "rafting/bad_direction", ["'sideways'", "seat 3"]),
+    "bad-direction": (_mutated(_bad_direction), "rafting/bad_direction", ["“sideways”", "seat 3"]),
     "colour-mismatch": (_mutated(_colour_mismatch), "mapping/color_mismatch", ["1R", "blue"]),
 }
 

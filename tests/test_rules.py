@@ -690,7 +690,7 @@ def test_r8_votes_not_l_r_and_wrong_count_are_all_reported() -> None:
         "rafting/wrong_count",
     ]
     messages = [p.message for p in exc.value.problems]
-    assert "'up'" in messages[0] and "3" in messages[1]
+    assert "“up”" in messages[0] and "3" in messages[1]
     assert "3" in messages[2] and "4" in messages[2]
     with pytest.raises(RuleError) as exc:
         check_votes(["L"], 3)
@@ -838,7 +838,7 @@ def test_r5_draft_with_repeated_missing_and_unknown_cards_reports_all(deck) -> N
         "draft/unknown_card",
     ]
     by_code = {p.code: p.message for p in exc.value.problems}
-    assert "'QQ'" in by_code["draft/unknown_card"]
+    assert "“QQ”" in by_code["draft/unknown_card"]
     assert "card A " in by_code["draft/duplicate_card"]
     assert "missing: Q, R" in by_code["draft/missing_card"]
 
@@ -875,7 +875,7 @@ def test_r7_placements_problems_are_all_reported(deck, river) -> None:
         "mapping/unknown_branch",
     ]
     by_code = {p.code: p for p in exc.value.problems}
-    assert "'nowhere'" in by_code["mapping/unknown_branch"].message
+    assert "“nowhere”" in by_code["mapping/unknown_branch"].message
     assert by_code["mapping/unknown_branch"].field == "A"
     assert "card J" in by_code["mapping/card_not_in_hand"].message
     assert "not placed: B" in by_code["mapping/missing_card"].message

@@ -184,6 +184,22 @@ class GameWeb:
         and the shared ``context`` (:func:`referee.web.pages.view_context`)."""
         return {}
 
+    def order_words(self, order: Any, context: Mapping[str, Any]) -> str | None:
+        """An order as a page tells it to a person (a receipt's "Your order:",
+        the host's and the reveal's lists of orders), from the page ``context``;
+        None: the generic text of its values (``order_text`` of
+        ``templates/public/_macros.html``). Machine outputs (the API, the
+        canonical JSON a receipt hashes) keep the order as stored."""
+        return None
+
+    def player_problems(
+        self, problems: list[Problem], order: Any, seat: int, context: Mapping[str, Any]
+    ) -> list[Problem]:
+        """The rules' refusals of ``seat``'s ``order`` as a page tells them (the
+        same codes and fields): where the rules name a thing by its id and the
+        page by another name. The API and the match files keep the rules' words."""
+        return problems
+
     def settings_summary(self, view: dict[str, Any]) -> list[str]:
         """The match's settings in words, one clause each."""
         settings = view.get("settings") or {}
@@ -344,6 +360,24 @@ def read_settings(rules: Ruleset, form: Any) -> tuple[dict[str, Any], dict[str, 
         if text:
             out[setting.key] = text
     return out, unread
+
+
+class PageWords:
+    """What a match page's templates call (as ``words``) to tell an order or a
+    refusal of one in the player's words (:meth:`GameWeb.order_words`,
+    :meth:`GameWeb.player_problems`), with the page's context."""
+
+    def __init__(self, game: GameWeb, context: Mapping[str, Any]) -> None:
+        self.game = game
+        self.context = context
+
+    def order(self, order: Any) -> str | None:
+        return self.game.order_words(order, self.context)
+
+    def problem(self, problem: Any, order: Any, seat: Any) -> str:
+        """A stored refusal (``{"code", "message"}``) of ``seat``'s ``order``."""
+        found = Problem(str(problem["code"]), str(problem["message"]))
+        return self.game.player_problems([found], order, int(seat), self.context)[0].message
 
 
 def web_for(rules: Ruleset) -> GameWeb:

@@ -25,7 +25,7 @@ from werkzeug.http import dump_cookie
 from referee.errors import Problem
 from referee.ruleset import get_ruleset
 from referee.web import referee
-from referee.web.game import web_for
+from referee.web.game import PageWords, web_for
 from referee.web.pictures import drawn
 from referee.words import counted, garnets
 
@@ -349,7 +349,8 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
     view (by name, each drawn when a template first uses it, see
     :class:`Pictures`; with ``draw`` False, none), the game's web parts as
     ``game`` and the context those add
-    (:meth:`referee.web.game.GameWeb.page_context`)."""
+    (:meth:`referee.web.game.GameWeb.page_context`), and ``words``, orders and
+    their refusals in the player's words (:class:`referee.web.game.PageWords`)."""
     names = {int(p["seat"]): p["name"] for p in view["players"]}
     rounds = view["rounds"]
     current = rounds[view["current_round"] - 1] if view["current_round"] else None
@@ -370,4 +371,6 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
         "game": game,
     }
     context.update(game.page_context(view, context))
+    # orders and their refusals in the player's words (templates pass it to order_text)
+    context["words"] = PageWords(game, context)
     return context

@@ -92,15 +92,20 @@ def submit(
         )
         built.refuse(list(exc.problems))
         return built, None, exc
+    sent: Any = None
     try:
+        sent = built.read()
         # the round it was written for goes to the service too: a round that
         # closed between this page's look and the service's lock is refused there
         receipt = referee().submit_order(
-            match_id, seat, built.read(), host_entered=host, round_number=built.round["number"]
+            match_id, seat, sent, host_entered=host, round_number=built.round["number"]
         )
     except RuleError as exc:
-        built.refuse(list(exc.problems))
-        return built, None, exc
+        # the rules' refusal as the page tells it (the same codes)
+        game = context["game"]
+        shown = RuleError(game.player_problems(list(exc.problems), sent, seat, context))
+        built.refuse(list(shown.problems))
+        return built, None, shown
     return built, receipt, None
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from referee.rulesets.forks_2e.cards import card_name
 from referee.rulesets.forks_2e.match import resolve
 
 from .conftest import Server
@@ -170,7 +171,9 @@ def test_forks_merge_match_host_and_four_players(
                     shot(page, artifacts, "player-market-phone")
                 page.get_by_role("button", name="Send my order").click()
             expect(notice(page)).to_contain_text("was accepted")
-            expect(page.locator(".receipt-box")).to_contain_text(f"Your order: {card}")
+            # the receipt names the card as the player knows it (the match's names)
+            said = f"Your order: {card_name(card, {'grey': 'Steelton'})}"
+            expect(page.locator(".receipt-box")).to_contain_text(said)
             expect(page.locator(f"#pick-{card}")).to_be_checked()  # the standing order
         host.goto(host_url)
         sent = 3 if step == SILENT[1] else 4

@@ -276,8 +276,8 @@ def test_full_match_host_and_three_players(
     expect(summary).to_be_visible(timeout=TIMEOUT)
     expect(summary).to_contain_text("3 problems")
     problems = [
-        "entry 3, 'Joker', is not a card",
-        "card J is listed twice (entry 1 and entry 4, written 'j')",
+        "place 3 of the ranking is “Joker”, which is not a card: the cards are A to Z and AS",
+        "card J is listed twice in the ranking, at places 1 and 4 (written “j” there)",
         "missing: Q, R",
     ]
     text_box = ben.get_by_label("Or type your ranking")
@@ -414,7 +414,10 @@ def test_full_match_host_and_three_players(
                 )
                 fork.get_by_role("radio", name="Left" if direction == "L" else "Right").check()
             send_order(page)
-            assert shown_order(page) == ", ".join(directions)
+            # the receipt says it as the form does: left or right, not L or R
+            assert shown_order(page) == ", ".join(
+                {"L": "left", "R": "right"}[d] for d in directions
+            )
         host.goto(host_url)
         expect(host.locator("ul.submitted > li", has_text="order received")).to_have_count(
             len(VOTES[rnd])

@@ -35,7 +35,7 @@ from referee.db import make_engine, migrate
 from referee.errors import RuleError
 from referee.markup import one_line
 from referee.ruleset import Viewer, get_ruleset
-from referee.rulesets.forks_2e.cards import DEFAULT_NAMES
+from referee.rulesets.forks_2e.cards import DEFAULT_NAMES, card_name
 from referee.rulesets.forks_2e.demo import DEMO_SEED, demo_orders
 from referee.rulesets.forks_2e.post import forum_post
 from referee.service import Referee
@@ -47,6 +47,22 @@ GARNETS = (3, 5, 2, 4, 1, 6)
 SIZES = [(n, merge) for n in range(2, 7) for merge in (False, True)]
 SIZE_IDS = [f"{n}p-{'merge' if merge else 'standard'}" for n, merge in SIZES]
 CARD = re.compile(r"\b(?:grey|blue|yellow|green|red)-\d{1,2}x?\b")
+NAMED = re.compile(
+    r"\b(" + "|".join(map(re.escape, DEFAULT_NAMES.values())) + r") (\d{1,2})( \(twin\))?"
+)
+_DEST_OF = {name: dest for dest, name in DEFAULT_NAMES.items()}
+
+
+def named(cards: list[str]) -> str:
+    """Cards as the post names them (the default destination names)."""
+    return ", ".join(card_name(c) for c in cards) or "none"
+
+
+def cards_named(post: str) -> set[str]:
+    """The ids of the cards a post names (by their default names); a post names
+    no card by its id."""
+    assert CARD.findall(post) == []
+    return {f"{_DEST_OF[d]}-{v}{'x' if twin else ''}" for d, v, twin in NAMED.findall(post)}
 
 
 # ---- matches played through the service ------------------------------------------
@@ -143,14 +159,14 @@ def test_every_state_of_the_match_is_posted_with_what_it_makes_public(
         assert ("Variant: merge" if merge else "Variant: standard") in post, where
         tiebreak = ", ".join(f"{DEFAULT_NAMES[d]} ({d})" for d in view["settings"]["tiebreak"])
         assert f"wins a tie on totals): {tiebreak}" in post, where
-        initial = ", ".join(result["initial_marketing"]) or "none"
+        initial = named(result["initial_marketing"])
         assert f"Initial marketing: {initial}" in post, where
         assert view["seed_sha256"] in post, where
         # after each market step: its marketed cards, the pile card with 2 players
         for k, cards in enumerate(result["marketed"], start=1):
-            line = f"Market step {k}: {', '.join(cards)}"
+            line = f"Market step {k}: {named(cards)}"
             if seats == 2:
-                line += f"; revealed from the draw pile: {result['revealed'][k - 1]}"
+                line += f"; revealed from the draw pile: {named([result['revealed'][k - 1]])}"
             assert line in post, where
         assert f"Market step {len(result['marketed']) + 1}:" not in post, where
         # every total, in ranking order
@@ -174,14 +190,14 @@ def test_every_state_of_the_match_is_posted_with_what_it_makes_public(
             assert "orders entered by the host for Ana (seat 1)" in post, where
         if not view["finished"]:
             # nothing sealed: no card but those in marketing, no hand, no seed
-            assert set(CARD.findall(post)) <= public_cards(result), where
+            assert cards_named(post) <= public_cards(result), where
             for word in ("Hands and scores", "Token of Life", "Elimination Candidate", "Final"):
                 assert word not in post, where
             assert DEMO_SEED not in post, where
         else:
             assert "Final ranking" in post and "Totals and ranking so far" not in post
             for seat in range(1, seats + 1):
-                hand = ", ".join(result["hands"][str(seat)])
+                hand = named(result["hands"][str(seat)])
                 points = result["scores"][str(seat)]
                 shown = f"+{points}" if points > 0 else str(points)
                 assert f"{who(seat)}: {shown} point" in post, where
@@ -222,7 +238,7 @@ def test_a_sealed_order_changes_nothing_in_the_post() -> None:
             public = view_for(svc.state(mid), Viewer.public())
             md = forum_post(public, "markdown")
             posts.add((md, forum_post(public, "bbcode", BASE)))
-            assert set(CARD.findall(md)) <= public_cards(public["result"])
+            assert cards_named(md) <= public_cards(public["result"])
         assert len(posts) == 1, number
         for seat, card in steps[number - 1].items():
             svc.submit_order(mid, seat, card)
@@ -290,6 +306,12 @@ def test_renamed_destinations_are_named_in_the_post() -> None:
     assert "Harbour (blue)" in post and "Rouge Town (red)" in post
     assert "Bluecrest" not in post and "Red (red)" not in post
     assert "Greysteel City (grey)" in post  # the others keep their default names
+    # the cards too: by the match's names, never by id
+    renamed = dict(names)
+    hand = view["result"]["hands"]["1"]
+    shown = ", ".join(card_name(c, renamed) for c in hand)
+    assert f"hand: {shown}" in post
+    assert CARD.findall(post) == []
 
 
 # ---- renderers ------------------------------------------------------------------------

@@ -46,13 +46,21 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from referee.rulesets.forks_2e import match as m
-from referee.rulesets.forks_2e.cards import cards_in_play, read_card
+from referee.rulesets.forks_2e.cards import DEFAULT_NAMES, card_name, cards_in_play, read_card
 from referee.rulesets.forks_2e.ruleset import Forks2e
 from referee.service import Referee
 
 from .test_api import HOST_ONLY, ApiMatch, bearer, spelled
 
 CARD = re.compile(r"\b(?:grey|blue|yellow|green|red)-\d+x?\b", re.I)
+# a card by its name (the default names: these matches keep them), as receipts,
+# order lists and posts write it: "Red 4", "Red 4 (twin)"; a chip writes the
+# twin's "x" in a span after the value, so "Red 4<span ...>x" is the twin too
+NAMED = re.compile(
+    r"\b(" + "|".join(map(re.escape, DEFAULT_NAMES.values())) + r") (\d{1,2})(?!\d)"
+    r"( \(twin\)|<span aria-hidden=\"true\">x</span>)?"
+)
+_DEST_OF = {name: dest for dest, name in DEFAULT_NAMES.items()}
 SELECT = re.compile(r"<select\b.*?</select>", re.S | re.I)
 CASES = [(2, False), (2, True), (3, True), (4, False), (5, True), (6, False)]
 # the quick run (README: -m "not slow") scans one whole match, the smallest, on
@@ -81,7 +89,10 @@ def web(client: FlaskClient) -> Iterator[FlaskClient]:
 
 
 def card_ids(text: str) -> set[str]:
+    """The cards ``text`` names, by id or by name."""
     found = {read_card(t) for t in CARD.findall(text)}
+    for dest, number, twin in NAMED.findall(text):
+        found.add(read_card(f"{_DEST_OF[dest]}-{number}{'x' if twin else ''}"))
     return {c for c in found if c is not None}
 
 
@@ -417,6 +428,8 @@ def masked(text: str, card: str, receipt: str) -> str:
     the selects listing every card in play (see :func:`scanned`)."""
     text = scanned(text, set(cards_in_play(3)))
     text = re.sub(rf"\b{re.escape(card)}\b", "CARD", text, flags=re.I)
+    twin = "" if card.endswith("x") else r"(?! \(twin\)|<span aria-hidden=\"true\">x)"
+    text = re.sub(rf"\b{re.escape(card_name(card))}(?!\d){twin}", "CARD", text)
     text = text.replace(receipt, "RECEIPT")
     return re.sub(r"\b[0-9a-f]{16}\b", "VERSION", text)
 

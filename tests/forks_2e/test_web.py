@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-from referee.rulesets.forks_2e.cards import ALL_CARDS
+from referee.rulesets.forks_2e.cards import ALL_CARDS, card_name
 from referee.rulesets.forks_2e.web import elimination_words, token_words
 from referee.rulesets.forks_2e.web import number as shown_number
 from referee.service import Referee
@@ -113,6 +113,20 @@ def shows(html: str, card: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(card)}(?![\w-])", html) is not None
 
 
+MATCH_NAMES = {"grey": "Steelton", "green": "Meadows"}  # create_form's
+
+
+def named(card: str) -> str:
+    """``card`` as the pages of a match made by :func:`create` name it."""
+    return card_name(card, MATCH_NAMES)
+
+
+def names(html: str, card: str) -> bool:
+    """Whether ``card``'s name is on the page, "Red 5" (not "Red 5 (twin)")."""
+    twin = "" if card.endswith("x") else r"(?! \(twin\))"
+    return re.search(rf"\b{re.escape(named(card))}(?!\d){twin}", html) is not None
+
+
 def known_to(data: dict[str, Any], seat: int) -> set[str]:
     """F11: the cards ``seat`` may know: what was dealt or passed to it, what is
     in marketing, and at the end every hand."""
@@ -198,7 +212,10 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     errors = html.split('id="tiebreak-errors"', 1)[1].split("</ul>", 1)[0]
-    assert esc("'tiebreak' must list grey, blue, yellow, green, red once each") in errors
+    assert (
+        "Tiebreak order of the destinations: choose each of grey, blue, yellow, green, red "
+        "once, in any order"
+    ) in errors
     assert re.search(r'<select aria-invalid="true" id="tiebreak-1"[^>]*>', html)
     # what was chosen is kept
     assert re.search(
@@ -207,7 +224,9 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     r = web.post("/new", data=create_form(**{"names-2": "x" * 41}))
     assert r.status_code == 422
     errors = r.get_data(as_text=True).split('id="names-errors"', 1)[1].split("</ul>", 1)[0]
-    assert "a name is 1 to 40 characters on one line" in errors
+    shown = "x" * 39 + "…"
+    said = f"Destination names: the name for yellow, “{shown}”, is not 1 to 40 characters"
+    assert said in errors
     assert service.match_ids() == []
     # every place left empty (a form without them): the default order
     data = create_form()
@@ -243,7 +262,8 @@ def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
     assert r.status_code == 200 and "was accepted" in html
     receipt = re.search(r"Receipt: ([0-9a-f]{64})", html)
     assert receipt is not None
-    assert f"Your order: {dealt[1]}" in html
+    assert f"Your order: {named(dealt[1])}" in html  # by its name, not its id
+    assert f"Your order: {dealt[1]}" not in html
     assert re.search(rf'id="pick-{dealt[1]}" value="{dealt[1]}" checked>', html)
     assert "your order now" in html
 
@@ -252,15 +272,16 @@ def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
     html = r.get_data(as_text=True)
     assert r.status_code == 422
     assert "Your order was not accepted" in html
-    assert "&#39;red-99&#39; is not a card" in html
+    assert "“red-99” is not a card of this game: choose one of the cards offered" in html
     assert 'id="card-errors"' in html and 'aria-invalid="true"' in html
-    assert f"Your order: {dealt[1]}" in html and receipt.group(1) in html
+    assert f"Your order: {named(dealt[1])}" in html and receipt.group(1) in html
     other = data["dealt"][0]["2"][0]
     r = send(web, links, 1, 1, other)
     html = r.get_data(as_text=True)
     assert r.status_code == 422
-    assert f"{other} was not dealt to this seat this game round" in html
-    assert f"Your order: {dealt[1]}" in html
+    said = f"{named(other)} was not dealt to you this round: keep one of the three cards dealt"
+    assert said in html
+    assert f"Your order: {named(dealt[1])}" in html
     r = send(web, links, 1, 1, "")
     assert r.status_code == 422
     assert "no card was chosen: pick the card to keep" in r.get_data(as_text=True)
@@ -397,6 +418,12 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
     assert "What was the best play?" in dashboard
     audit = page(web, f"{links.host}/audit")
     assert "Best market choices" in audit and "proved optimal" in audit
+    # each market step's cards by the match's names
+    report = service.audit(links.match_id)
+    for a in report["seats"].values():
+        if a["gain"]:
+            for c in a["market"]:
+                assert f"market: {named(c['actual'])}" in audit
 
 
 # ---- the words of the result -------------------------------------------------------------
@@ -466,5 +493,5 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     assert "Every order of this round was entered by you" not in html
     assert "whether an order you entered breaks a rule" in html
     dealt = {c for s in links.seats for c in data["dealt"][0][str(s)]}
-    assert {c for c in dealt if shows(html, c)} == entered
+    assert {c for c in dealt if shows(html, c) or names(html, c)} == entered
     assert not any(f'data-hand-card="{c}"' in html for c in entered)  # no resolved hands

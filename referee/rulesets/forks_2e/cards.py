@@ -8,7 +8,7 @@ case-insensitive and a single space may stand for the hyphen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 DESTINATIONS: tuple[str, ...] = ("grey", "blue", "yellow", "green", "red")
@@ -47,6 +47,16 @@ def value(card: str) -> int:
 
 def destination(card: str) -> str:
     return _DEST[card]
+
+
+def card_name(card: str, names: Mapping[str, str] | None = None) -> str:
+    """A card as players know it: its destination's name (the match's ``names``,
+    else F2's) and its value, "Greysteel City 8", the ``x`` twin "Greysteel City
+    8 (twin)". ``card`` must be a canonical id. The names are the host's text:
+    a page or a post escapes the result as it does every name."""
+    dest = _DEST[card]
+    name = (names or {}).get(dest) or DEFAULT_NAMES[dest]
+    return f"{name} {_VALUE[card]}" + (" (twin)" if card.endswith("x") else "")
 
 
 def canonical(cards: Iterable[str]) -> list[str]:

@@ -26,7 +26,7 @@ from typing import Any
 from referee.errors import RuleError
 from referee.markup import Markup, picture_url, when
 
-from .cards import canonical, destination, is_card, value
+from .cards import canonical, card_name, destination, is_card, value
 from .picture import (
     decided_text,
     destination_names,
@@ -48,9 +48,11 @@ def _points(number: int) -> str:
     return f"{_signed(number)} point" if abs(number) == 1 else f"{_signed(number)} points"
 
 
-def _cards(cards: list[str]) -> str:
-    """Card ids (the engine's canonical ids only; nothing else is written)."""
-    return ", ".join(c for c in cards if is_card(c)) or "none"
+def _cards(cards: list[str], m: Markup, names: dict[str, str]) -> str:
+    """Cards as players know them, "Greysteel City 8, Red 4 (twin)" (the engine's
+    canonical ids only; nothing else is written), the host's names escaped."""
+    escaped = {d: m.esc(name) for d, name in names.items()}
+    return ", ".join(card_name(c, escaped) for c in cards if is_card(c)) or "none"
 
 
 def picture_urls(view: dict[str, Any], base_url: str) -> dict[str, str]:
@@ -120,12 +122,13 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     if view.get("paused"):
         out.append(m.bold("The match is paused: the clock is stopped."))
 
-    rows = [f"Initial marketing: {_cards(canonical(result.get('initial_marketing') or []))}"]
+    initial = canonical(result.get("initial_marketing") or [])
+    rows = [f"Initial marketing: {_cards(initial, m, dest_names)}"]
     revealed = list(result.get("revealed") or [])
     for step, cards in enumerate(result.get("marketed") or [], start=1):
-        line = f"Market step {step}: {_cards(list(cards or []))}"
+        line = f"Market step {step}: {_cards(list(cards or []), m, dest_names)}"
         if step - 1 < len(revealed):
-            line += f"; revealed from the draw pile: {_cards([revealed[step - 1]])}"
+            line += f"; revealed from the draw pile: {_cards([revealed[step - 1]], m, dest_names)}"
         rows.append(line)
     out.append(m.section("Cards in marketing", rows))
 
@@ -156,7 +159,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
             minus = sum(value(c) for c in hand if destination(c) not in top)
             rows.append(
                 f"{who(seat)}: {_points(int(scores.get(str(seat), 0)))} "
-                f"(top cards +{plus}, bottom cards -{minus}); hand: {_cards(hand)}"
+                f"(top cards +{plus}, bottom cards -{minus}); hand: {_cards(hand, m, dest_names)}"
             )
         out.append(m.section("Hands and scores", rows))
         tol = result.get("token_of_life")

@@ -20,12 +20,14 @@ Everything shown is made from the viewer's view (:func:`referee.views.view_for`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import Problem, RuleError
 from referee.ruleset import Setting
+from referee.text import typed
 from referee.web.game import GameWeb, OrderForm
 
 from .cards import (
@@ -33,9 +35,11 @@ from .cards import (
     DEFAULT_NAMES,
     DESTINATIONS,
     canonical,
+    card_name,
     cards_in_play,
     destination,
     is_card,
+    read_card,
     value,
 )
 from .forms import CardForm
@@ -58,6 +62,8 @@ __all__ = [
 
 TEMPLATES = "rulesets/forks_2e"
 STATIC = "rulesets/forks_2e"
+# a canonical card id in a text of the engine's (it writes no other form)
+_CARD_ID = re.compile(r"(?<![\w-])(?:grey|blue|yellow|green|red)-(?:[3-9]|1[0-2])x?(?![\w-])")
 MINUS = "\u2212"
 
 
@@ -98,7 +104,7 @@ def card_table(names: Mapping[str, str]) -> dict[str, dict[str, Any]]:
             "name": names[dest],
             "value": value(card),
             "twin": twin,
-            "text": f"{names[dest]} {value(card)}" + (" (twin)" if twin else ""),
+            "text": card_name(card, names),
         }
     return out
 
@@ -450,6 +456,49 @@ class Web(GameWeb):
             "elimination_text": elimination_words(result, players, garnets),
             "number": number,
         }
+
+    def order_words(self, order: Any, context: Mapping[str, Any]) -> str | None:
+        """A card order by the card's name, "Greysteel City 8" (not ``grey-8``)."""
+        if is_card(order):
+            return card_name(order, context.get("dest_names"))
+        return None
+
+    def card_words(self, text: object, view: Mapping[str, Any]) -> str:
+        """``text`` (a card id of the audit's report) with every card id in it
+        written as the card's name in ``view``'s match: the host's audit page.
+        Not for text holding names people chose (a player may be called red-5)."""
+        names = destination_names((view.get("settings") or {}).get("names"))
+        return _CARD_ID.sub(lambda m: card_name(m.group(0), names), str(text))
+
+    def player_problems(
+        self, problems: list[Problem], order: Any, seat: int, context: Mapping[str, Any]
+    ) -> list[Problem]:
+        """The rules name a card by its id (the API's words); the page by its name,
+        "Greysteel City 8", and the seat as "you" on its own page, else by its
+        player's name. Never the cards the seat could name (F11)."""
+        own = (context["view"].get("viewer") or {}).get("kind") == "seat"
+        player = str(context["names"].get(seat, f"seat {seat}"))
+        to, them, whose = ("you", "you", "your") if own else (player, "them", f"{player}'s")
+        card = read_card(order) if isinstance(order, str) else None
+        name = card_name(card, context.get("dest_names")) if card is not None else ""
+        said: dict[str, str] = {
+            "keep/not_dealt": f"{name} was not dealt to {to} this round: keep one of the "
+            f"three cards dealt to {them}",
+            "market/not_passed": f"{name} was not passed to {to} this round: market one of "
+            f"the two cards passed to {them}",
+            "market/not_in_hand": f"{name} is not in {whose} hand, nor one of the two cards "
+            f"passed to {them}: market one of those",
+        }
+        out = []
+        for p in problems:
+            message = p.message
+            if p.code == "card/unknown" and isinstance(order, str):
+                shown = typed(order.strip())
+                message = f"{shown} is not a card of this game: choose one of the cards offered"
+            elif card is not None and p.code in said:
+                message = said[p.code]
+            out.append(Problem(p.code, message, p.field))
+        return out
 
     def audit_offered(self, view: dict[str, Any]) -> bool:
         return bool(view.get("finished"))  # F12 audits a finished match

@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from referee.errors import Problem, RuleError
+from referee.text import typed
 
 from .cards import Deck
 from .mapping import legal_values
@@ -33,7 +34,17 @@ def split_words(text: str) -> list[str]:
 
 
 def _show(value: object) -> str:
-    return repr(value) if not isinstance(value, str) else f"'{value}'"
+    """What was sent, for a message: text as typed (quoted, bounded, its
+    controls written out), anything else (from the API or a file) as Python
+    shows it, bounded too."""
+    if isinstance(value, str):
+        return typed(value)
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def check_draft(raw: object, deck: Deck) -> list[str]:
@@ -56,20 +67,22 @@ def check_draft(raw: object, deck: Deck) -> list[str]:
     for pos, entry in enumerate(raw, start=1):
         card = deck.canonical(entry)
         if card is None:
+            what = "is empty" if _blank(entry) else f"is {_show(entry)}, which is not a card"
             problems.append(
                 Problem(
                     "draft/unknown_card",
-                    f"entry {pos}, {_show(entry)}, is not a card (cards are A to Z and AS)",
+                    f"place {pos} of the ranking {what}: the cards are A to Z and AS",
                     str(pos - 1),
                 )
             )
             continue
         if card in first_at:
+            written = "" if entry == card else f" (written {_show(entry)} there)"
             problems.append(
                 Problem(
                     "draft/duplicate_card",
-                    f"card {card} is listed twice (entry {first_at[card]} and entry {pos}, "
-                    f"written {_show(entry)})",
+                    f"card {card} is listed twice in the ranking, at places {first_at[card]} "
+                    f"and {pos}{written}",
                     str(pos - 1),
                 )
             )
@@ -81,7 +94,7 @@ def check_draft(raw: object, deck: Deck) -> list[str]:
         problems.append(
             Problem(
                 "draft/missing_card",
-                f"the list must rank all {len(deck)} cards; missing: {', '.join(missing)}",
+                f"the ranking must list all {len(deck)} cards; missing: {', '.join(missing)}",
             )
         )
     if problems:
@@ -111,7 +124,13 @@ def check_placements(
         card = deck.canonical(key)
         field = str(key)
         if card is None:
-            problems.append(Problem("mapping/unknown_card", f"{_show(key)} is not a card", field))
+            problems.append(
+                Problem(
+                    "mapping/unknown_card",
+                    f"{_show(key)} is not a card: the cards are A to Z and AS",
+                    field,
+                )
+            )
             continue
         field = card
         if card in written:
@@ -134,8 +153,8 @@ def check_placements(
             problems.append(
                 Problem(
                     "mapping/unknown_branch",
-                    f"card {card} is placed on {_show(branch_id)}, which is not a branch of "
-                    f"the map '{river.name}'",
+                    f"card {card}: {_show(branch_id)} is not a branch of the map "
+                    f"{typed(river.name)}: choose one of its branches",
                     field,
                 )
             )
@@ -182,10 +201,12 @@ def check_votes(raw: object, count: int) -> list[str]:
     for pos, entry in enumerate(raw, start=1):
         direction = DIRECTIONS.get(entry.strip().upper()) if isinstance(entry, str) else None
         if direction is None:
+            # the form's words: "Fork 1", "Left", "Right" (L and R are read too)
+            sent = "" if _blank(entry) else f" ({_show(entry)} is not a direction)"
             problems.append(
                 Problem(
                     "rafting/bad_direction",
-                    f"direction {pos}, {_show(entry)}, must be L or R (left or right)",
+                    f"fork {pos}: choose left or right{sent}",
                     str(pos - 1),
                 )
             )

@@ -282,6 +282,16 @@ class Web(GameWeb):
             "raft_at": _raft_at(view, river),
         }
 
+    def order_words(self, order: Any, context: Any) -> str | None:
+        """A rafting order as the form words it, "left, right" (not ``L, R``);
+        cards and branches are named by the ids the pages show them by."""
+        river = context.get("river") or {}
+        votes = isinstance(order, list) and len(order) == river.get("forks_per_segment")
+        # a draft list names cards L and R too, but all 27 of them: never this short
+        if votes and all(isinstance(v, str) and v in SIDE_NAMES for v in order):
+            return ", ".join(SIDE_NAMES[v] for v in order)
+        return None
+
     def game_settings_summary(self, settings: Any) -> list[str]:
         published = settings.get("publish_totals")
         return [

@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.rulesets.forks_2e.cards import card_name
 from referee.service import Referee
 
 from .web_kit import GOLDEN, Links, create_match, golden_order, new_match_form, play_round
@@ -248,7 +249,7 @@ FORKS_CREATES: dict[str, tuple[dict[str, str], dict[str, Any], list[str], list[s
         {f"tiebreak-{i}": d for i, d in enumerate(["blue", "blue", "grey", "green", "red"])},
         {"settings": {"tiebreak": ["blue", "blue", "grey", "green", "red"]}},
         ["settings/bad_order"],
-        ["once each"],
+        ["Tiebreak order of the destinations: choose each of grey, blue, yellow, green, red once"],
     ),
 }
 
@@ -284,7 +285,7 @@ def test_rocky_river_order_refusals_are_in_plain_words(client: FlaskClient) -> N
     assert "draft/duplicate_card" in codes
     # the host entering an order for a seat, on the host's order page
     page = _send(client, f"{links.host}/order/2", {"round": "1", "ranking": ["A", "ZZ"]})
-    assert_refused_in_plain_words(page, "'ZZ'")
+    assert_refused_in_plain_words(page, "“ZZ”")
     codes = api_codes(client.put(api, json={"seat": 2, "draft": ["A", "ZZ"]}, headers=host))
     assert "draft/unknown_card" in codes
     # a value of the wrong shape (the phase's schema) through the API only: no
@@ -309,7 +310,7 @@ def test_rocky_river_rafting_refusals_are_in_plain_words(client: FlaskClient) ->
         play_round(client, links, number)
     assert client.post(f"{links.host}/open", data={}, follow_redirects=True).status_code == 200
     page = _send(client, links.seats[3], {"round": "3", "vote_0": "X", "vote_1": "L"})
-    assert_refused_in_plain_words(page, "direction 1", "must be L or R")
+    assert_refused_in_plain_words(page, "fork 1: choose left or right (“X” is not a direction)")
     api = f"/api/matches/{links.match_id}/orders"
     codes = api_codes(
         client.put(api, json={"votes": ["X", "L"]}, headers=bearer(token_of(links.seats[3])))
@@ -329,8 +330,12 @@ def test_forks_order_refusals_are_in_plain_words(client: FlaskClient, svc: Refer
     dealt = set(options["result"]["options"])
     other = next(c for c in ("red-3", "red-5", "grey-3", "blue-4") if c not in dealt)
     play = f"/play/{created.player_tokens[1]}"
-    for card, code in ((other, "keep/not_dealt"), ("grey-99", "card/unknown")):
-        assert_refused_in_plain_words(_send(client, play, {"round": "1", "card": card}), card)
+    for card, code, words in (
+        (other, "keep/not_dealt", f"{card_name(other)} was not dealt to you this round"),
+        ("grey-99", "card/unknown", "“grey-99” is not a card of this game"),
+    ):
+        page = _send(client, play, {"round": "1", "card": card})
+        assert_refused_in_plain_words(page, words)
         assert code in api_codes(client.put(api, json={"keep": card}, headers=me))
     page = _send(client, f"{host}/order/2", {"round": "1", "card": "grey-99"})
     assert_refused_in_plain_words(page, "grey-99")

@@ -263,7 +263,7 @@ def test_rafting_votes_and_refusal(client: FlaskClient, svc: Referee) -> None:
     assert r.status_code == 422
     html = r.get_data(as_text=True)
     near = html.split('id="vote_1-errors"', 1)[1].split("</ul>", 1)[0]
-    assert "direction 2" in near and "must be L or R" in near
+    assert "fork 2: choose left or right" in near  # the form's words, not L or R
     assert '<input checked id="vote_0-0" name="vote_0" type="radio" value="L">' in html
     assert '<input checked id="vote_2-1" name="vote_2" type="radio" value="R">' in html
     assert '<input id="vote_1-0"' in html and '<input id="vote_1-1"' in html
