@@ -40,6 +40,7 @@ from referee.rulesets.forks_2e.demo import DEMO_SEED, demo_orders
 from referee.rulesets.forks_2e.post import forum_post
 from referee.service import Referee
 from referee.views import view_for
+from referee.words import garnets
 
 BASE = "https://referee.example/"
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -155,7 +156,7 @@ def test_every_state_of_the_match_is_posted_with_what_it_makes_public(
         where = (snap.label, fmt)
         # from the start: players, garnets, settings, initial marketing, the seed's digest
         for seat in range(1, seats + 1):
-            assert f"{who(seat)}: {GARNETS[seat - 1]} garnets" in post, where
+            assert f"{who(seat)}: {garnets(GARNETS[seat - 1])}" in post, where
         assert ("Variant: merge" if merge else "Variant: standard") in post, where
         tiebreak = ", ".join(f"{DEFAULT_NAMES[d]} ({d})" for d in view["settings"]["tiebreak"])
         assert f"wins a tie on totals): {tiebreak}" in post, where

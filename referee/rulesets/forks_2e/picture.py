@@ -30,6 +30,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.markup import one_line
+from referee.words import garnets as count_garnets
 
 from .cards import DEFAULT_NAMES, DESTINATIONS, canonical, destination, is_card, value
 from .match import DEFAULT_TIEBREAK
@@ -303,7 +304,7 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
     title = fit(view.get("name") or "Forks match", BOARD_W - 40, 20, bold=True)
     label = (
         f"Marketing board of {title}, {state}: "
-        + ", ".join(f"{i}. {short[d]} {totals[d]}" for i, d in enumerate(ranking, 1))
+        + ", ".join(f"{i}. {short[d]}, total {totals[d]}" for i, d in enumerate(ranking, 1))
         + ". The top three destinations score plus, the bottom two score minus."
     )
     data = f' data-market-steps="{len(result.get("marketed") or [])}"'
@@ -588,7 +589,11 @@ def scores_svg(view: Mapping[str, Any]) -> str | None:
                 f' font-weight="bold" fill="{INK}" class="name"',
             ),
             _text(
-                20, y + 38, f"seat {seat}, {garnets.get(seat, 0)} garnets", 12, f' fill="{MUTED}"'
+                20,
+                y + 38,
+                f"seat {seat}, {count_garnets(garnets.get(seat, 0))}",
+                12,
+                f' fill="{MUTED}"',
             ),
             "</g>",
         ]

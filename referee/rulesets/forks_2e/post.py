@@ -25,6 +25,7 @@ from typing import Any
 
 from referee.errors import RuleError
 from referee.markup import Markup, picture_url, when
+from referee.words import garnets as count_garnets
 
 from .cards import canonical, card_name, destination, is_card, value
 from .picture import (
@@ -87,7 +88,9 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     if "board" in pictures:
         out.append(m.image("Marketing board", pictures["board"]))
     out.append(f"Seed digest (SHA-256): {m.code(str(view.get('seed_sha256', '')))}")
-    out.append(m.section("Players", [f"{who(s)}: {garnets[s]} garnets" for s in sorted(names)]))
+    out.append(
+        m.section("Players", [f"{who(s)}: {count_garnets(garnets[s])}" for s in sorted(names)])
+    )
 
     merge = bool(settings.get("merge", result.get("merge")))
     variant = (

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.markup import Markup as _Markup
 from referee.markup import one_line, picture_url, when
+from referee.words import garnets
 
 __all__ = ["forum_post", "one_line", "picture_urls"]
 
@@ -52,7 +53,9 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         out.append(m.image(f"River map: {m.esc(map_name)}", pictures["map"]))
     out.append(f"Seed digest (SHA-256): {m.code(view['seed_sha256'])}")
     out.append(
-        m.section("Players", [f"{who(p['seat'])}: {p['garnets']} garnets" for p in view["players"]])
+        m.section(
+            "Players", [f"{who(p['seat'])}: {garnets(int(p['garnets']))}" for p in view["players"]]
+        )
     )
 
     rows = []

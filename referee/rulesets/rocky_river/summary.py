@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from referee.words import garnets
+
 from .draft import garnet_order
 from .match import Resolution
 from .seeded import seed_digest
@@ -27,7 +29,7 @@ def summary_text(res: Resolution) -> str:
     add("")
     add("Players (garnet order: " + ", ".join(str(s) for s in garnet_order(spec.garnets)) + ")")
     for p in spec.players:
-        add(f"  seat {p.seat}  {p.name}  {p.garnets} garnets")
+        add(f"  seat {p.seat}  {p.name}  {garnets(p.garnets)}")
     add("")
     add("Draft")
     for seat, hand in res.hands.items():
