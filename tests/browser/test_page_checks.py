@@ -31,7 +31,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from html import unescape
@@ -58,6 +58,10 @@ WIDTHS: dict[str, ViewportSize] = {
     "desktop": {"width": 1280, "height": 800},
 }
 GRAVE = ("serious", "critical")
+# a player's name of the longest kind (100 characters, no space) and a match name
+# with a long word: every page must still wrap them at phone width
+LONG_NAME = "Maximiliana" * 9 + "X"
+LONG_WORD = "Championship" * 7
 SURE = {"sure": "y"}  # "I am sure", ticked beside an action that cannot be undone
 
 
@@ -265,11 +269,11 @@ def forks_order(html: str, number: int, seat: int) -> dict[str, Any]:
     return {"round": str(number), "card": cards[0]}
 
 
-FORKS_PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy", 2), ("Di", 5)]
+FORKS_PLAYERS = [("Ana", 3), (LONG_NAME, 5), ("Cy", 2), ("Di", 5)]
 
 
 def forks_form(**extra: str) -> dict[str, str]:
-    data = {"game": "forks-2e", "name": "Forks <night> & day", "deadline_hours": "48"}
+    data = {"game": "forks-2e", "name": f"Forks <night> & day {LONG_WORD}", "deadline_hours": "48"}
     data |= {"merge": "y", "create": "1"}
     for i, (name, garnets) in enumerate(FORKS_PLAYERS):
         data[f"players-{i}-name"] = name
@@ -305,8 +309,8 @@ def season_pages(c: Collector) -> None:
     seasons = c.app.extensions["seasons"]
     svc = c.app.extensions["referee"]
     made = seasons.create_season(
-        name="Season <Genius> & co",
-        players=[{"name": f"P{i} <b>", "garnets": i} for i in range(1, 7)],
+        name=f"Season <Genius> & co {LONG_WORD}",
+        players=[{"name": LONG_NAME if i == 2 else f"P{i} <b>", "garnets": i} for i in range(1, 7)],
         rules={"token_bonus": 1},
     )
     host, sid = f"/season-host/{made.host_token}", made.season_id
@@ -361,7 +365,9 @@ def collect(app: Flask, clock: Clock) -> list[Shot]:
 
     # Rocky River Riding, the golden match's orders; seat 1 has an address, and a
     # webhook that nothing answers (so the host's outbox has messages to retry)
-    river = new_match_form("River <Cup> & friends", game="rocky-river")
+    river = new_match_form(
+        f"River <Cup> & friends {LONG_WORD}", game="rocky-river", **{"players-1-name": LONG_NAME}
+    )
     c.post("create: Rocky River, refused", "/new", {**river, "players-0-name": ""}, None)
     c.post("create: Rocky River, map checked", "/new", {**river, "create": "", "check_map": "1"})
     news = {"players-0-email": "ana@example.org", "webhook_url": "http://127.0.0.1:9/hook"}
@@ -508,9 +514,9 @@ def test_times_are_valid_and_relative(site: Site) -> None:
     assert "(less than a minute ago)" in relative and "(1 h ago)" in relative, set(relative)
 
 
-def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: Browser) -> None:
-    pages = site.shots
-    current: dict[str, Shot] = {}
+def serving(site: Site, current: dict[str, Shot]) -> Callable[[Route], None]:
+    """A route handler: the page ``current["shot"]`` as collected, with its own
+    headers; axe at AXE_PATH; every other same-site file from the test client."""
     axe = AXE_JS.read_bytes()
 
     def serve(route: Route) -> None:
@@ -528,6 +534,14 @@ def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: B
             got = site.client.get(parts.path + (f"?{parts.query}" if parts.query else ""))
             headers = {k: v for k, v in got.headers.items() if k.lower() != "content-length"}
             route.fulfill(status=got.status_code, headers=headers, body=got.get_data())
+
+    return serve
+
+
+def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: Browser) -> None:
+    pages = site.shots
+    current: dict[str, Shot] = {}
+    serve = serving(site, current)
 
     # a reader far from UTC: static/time.js must show their own time
     context = browser.new_context(viewport=WIDTHS["phone"], timezone_id="Asia/Kolkata")
@@ -570,3 +584,69 @@ def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: B
         f"{len(found)} serious or critical axe violations in {len(pages)} pages:\n"
         + "\n".join(found)
     )
+
+
+# what does not fit a phone's width: the page's own width, and each picture
+# (an <svg> or <img> in main) that pokes out of the screen without sitting in a
+# box of its own that scrolls sideways, fits the screen, and has a visible
+# ".scroll-hint" beside it (in the box's parent)
+NOT_FITTING = """() => {
+  const width = window.innerWidth, out = [];
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width) {
+    const culprits = Array.from(document.querySelectorAll("main *"))
+      .filter(e => e.getBoundingClientRect().right > width + 1
+                   && !e.parentElement.closest(".table-wrap, .picture-box, .map-picture"))
+      .slice(-3).map(e => e.tagName.toLowerCase() + "." + e.className + ": "
+                         + (e.textContent || "").trim().slice(0, 60));
+    out.push(`the page is ${wide}px wide: ${culprits.join(" | ")}`);
+  }
+  for (const pic of document.querySelectorAll("main svg, main img")) {
+    if (pic.parentElement.closest("svg")) continue;
+    const r = pic.getBoundingClientRect();
+    if (r.width === 0 || (r.left >= -1 && r.right <= width + 1)) continue;
+    let box = pic.parentElement;
+    while (box && !["auto", "scroll"].includes(getComputedStyle(box).overflowX)) {
+      box = box.parentElement;
+    }
+    const what = pic.getAttribute("aria-label") || pic.className.baseVal || pic.tagName;
+    if (!box || box === document.documentElement || box === document.body) {
+      out.push(`a picture (${what}) is ${Math.round(r.width)}px wide, in no scroll box`);
+      continue;
+    }
+    const b = box.getBoundingClientRect();
+    if (b.left < -1 || b.right > width + 1) {
+      out.push(`the scroll box of a picture (${what}) is ${Math.round(b.width)}px wide`);
+    }
+    const hint = box.parentElement.querySelector(".scroll-hint");
+    if (!hint || hint.getBoundingClientRect().height === 0) {
+      out.push(`a picture (${what}) scrolls sideways with no visible hint saying so`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_page_fits_a_phone(site: Site, browser: Browser) -> None:
+    """At 375 px, no page is wider than the screen (a 100-character name with
+    no space and a long match name included), and every picture fits it or
+    scrolls in a box of its own with a visible hint saying so."""
+    current: dict[str, Shot] = {}
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    context.route("**/*", serving(site, current))
+    page = context.new_page()
+    found: list[str] = []
+    pictures = 0
+    try:
+        for shot in site.shots:
+            current["shot"] = shot
+            page.goto(ORIGIN + shot.path.split("?")[0])
+            found += [f"{shot.name} ({shot.path}): {p}" for p in page.evaluate(NOT_FITTING)]
+            pictures += page.locator("main svg").count()
+    finally:
+        context.close()
+    assert pictures > 100, pictures
+    names = [s.name for s in site.shots]
+    for needed in ("Forks round 8 closed: seat 2", "season player: another", "season: standings"):
+        assert needed in names, needed
+    assert not found, f"{len(found)} problems at 375px width:\n" + "\n".join(found)

@@ -296,7 +296,7 @@ def test_close_and_the_results_the_host_sees(client: FlaskClient) -> None:
     for seat, score in EXPECTED["scores"].items():
         name = GOLDEN["players"][int(seat) - 1]["name"]
         sign = f"+{score}" if score > 0 else str(score)
-        assert f"<td>{name} (seat {seat})</td><td>{sign}</td>" in html
+        assert f'<td class="name">{name} (seat {seat})</td><td>{sign}</td>' in html
     r = host_post(client, links, "open")
     assert r.status_code == 409 and "every round of this match has closed" in r.get_data(
         as_text=True

@@ -315,7 +315,7 @@ def test_public_page_through_a_whole_match(client: FlaskClient, svc: Referee) ->
     html = page(client, f"/matches/{match_id}")
     assert state.match.seed_sha256 in html and state.match.seed not in html
     for p in GOLDEN["players"]:
-        assert f"<td>{p['name']}</td><td>{p['garnets']}</td>" in html
+        assert f'<td class="name">{p["name"]}</td><td>{p["garnets"]}</td>' in html
     assert "No round has opened yet." in html
     client.post(f"{links['host']}/open")
     client.post(
