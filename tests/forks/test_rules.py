@@ -175,7 +175,7 @@ def _file_with(order: Any, *, rounds: int = 0, swap: bool = False, merge: bool =
 
 
 def test_k5_a_legal_keep_and_invest_resolve() -> None:
-    table, orders = table_after(3, 4)
+    _, orders = table_after(3, 4)
     assert m.resolve(document(3, orders, seed="rules-seed"))["turns"][1]["invested"]
 
 
