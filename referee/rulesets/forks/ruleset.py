@@ -217,6 +217,14 @@ class Forks(Ruleset):
 
         return demo_match(self.title, players)
 
+    def openapi_components(self) -> dict[str, Any]:
+        import json
+        from pathlib import Path
+
+        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
+        schemas: dict[str, Any] = json.loads(text)["schemas"]
+        return schemas
+
 
 def _acting(step: Step, seat: int) -> None:
     if seat not in step.acting:
