@@ -112,3 +112,22 @@ def test_the_post_holds_the_public_turns_and_no_private_card(service: Referee, f
     line = next(x for x in post.splitlines() if "Turn 3: Cy (seat 3) draws" in x)
     assert line.endswith("; Ana (seat 1) invests")  # its invest step is open
     assert "swapped" in line  # the swap is public once the draw step has closed
+
+
+def test_the_generic_pages_show_a_forks_match(web: FlaskClient, service: Referee) -> None:
+    created, _ = demo_match(service, 2)  # seat 2 draws
+    state = service.state(created.match_id)
+    drawn = state.game_state().data["turns"][-1]["drawn"]
+    seat2 = web.get(f"/play/{created.player_tokens[2]}")
+    assert seat2.status_code == 200
+    html = seat2.get_data(as_text=True)
+    assert all(card in html for card in drawn)  # its options beside the order box
+    seat3 = web.get(f"/play/{created.player_tokens[3]}").get_data(as_text=True)
+    assert not any(card in seat3 for card in drawn)
+    public = web.get(f"/matches/{created.match_id}").get_data(as_text=True)
+    assert not any(card in public for card in drawn)
+    host = web.get(f"/host/{created.host_token}")
+    assert host.status_code == 200
+    assert not any(card in host.get_data(as_text=True) for card in drawn)
+    rules = web.get("/games/forks/rules")
+    assert rules.status_code == 200 and "Swap variant" in rules.get_data(as_text=True)
