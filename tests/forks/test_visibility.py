@@ -180,3 +180,14 @@ def test_one_acting_seat_per_step_and_titles() -> None:
     assert [s.title for s in steps[:2]] == ["Turn 1: draw", "Turn 1: invest"]
     assert RULES.upcoming(GameState(setup, {}, 24, {})) == []
     assert m.rounds_of(4) == 24
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_preview_of_the_last_step_shows_no_discarded_card(seats: int) -> None:
+    every = states(seats)
+    (before, step), (after, _) = every[-2], every[-1]
+    assert step is not None and after.data["finished"]
+    preview = RULES.preview(before, after)
+    assert "discarded" not in preview
+    assert preview["discarded_count"] == len(after.data["discarded"])
+    assert "discarded" in seen(after, Viewer.host(), None)["result"]  # once it has closed

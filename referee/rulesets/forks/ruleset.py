@@ -172,9 +172,12 @@ class Forks(Ruleset):
     def preview(self, before: GameState, after: GameState) -> Any:
         """The host's preview of closing an invest step with the order it
         entered: with 2 players, closing seat 2's turn reveals the pile's top
-        card, and with it the totals, the ranking and the final result; none
-        of that is the host's before the step closes (K11)."""
+        card, and with it the totals, the ranking and the final result; and
+        closing the last step would show the discarded cards. None of that is
+        the host's before the step closes (K11)."""
         result = super().preview(before, after)
+        if "discarded" in result:  # closing the last step would show them: not yet
+            result["discarded_count"] = len(result.pop("discarded"))
         turns = result.get("turns") or []
         closed_turn = next((t for t in turns if t["turn"] == m.turn_of(after.closed)), None)
         if after.closed % 2 == 0 and closed_turn and closed_turn.get("revealed"):
