@@ -15,6 +15,9 @@
 - ``forks_audit_seconds_max`` / ``forks_audit_seconds_median``: a full Forks
   audit (F12, every seat, CP-SAT) of a finished random 6-player merge match
   file, parsing and replaying it included (:func:`forks_audit_bench`).
+- ``forks1_audit_seconds_max`` / ``forks1_audit_seconds_median``: the same
+  for Forks (1st edition), 5 players with swap and merge
+  (:func:`forks1_audit_bench`).
 
 Rocky River's figures keep their original names (``resolve_*``, ``audit_*``).
 """
@@ -86,6 +89,7 @@ def audit_bench(matches: int = 10, seed: int = 2) -> dict[str, Any]:
         "audit_seconds_max": round(max(times), 4),
         "audit_seconds_median": round(statistics.median(times), 4),
         **forks_audit_bench(matches=matches),
+        **forks1_audit_bench(matches=matches),
     }
 
 
@@ -149,6 +153,26 @@ def forks_audit_bench(matches: int = 20, seed: int = 5, seats: int = 6) -> dict[
         "forks_audit_players": seats,
         "forks_audit_seconds_max": round(max(times), 4),
         "forks_audit_seconds_median": round(statistics.median(times), 4),
+    }
+
+
+def forks1_audit_bench(matches: int = 20, seed: int = 6, seats: int = 5) -> dict[str, Any]:
+    """Forks (1st edition): a full K12 audit of ``matches`` random finished
+    5-player matches with swap and merge: the slowest and the median."""
+    from referee.rulesets.forks.audit import audit_document
+    from referee.rulesets.forks.randomplay import random_match
+
+    rng = random.Random(seed)
+    times = []
+    for _ in range(matches):
+        doc = random_match(rng, seats, swap=True, merge=True)
+        start = time.perf_counter()
+        audit_document(doc)
+        times.append(time.perf_counter() - start)
+    return {
+        "forks1_audit_matches": matches,
+        "forks1_audit_seconds_max": round(max(times), 4),
+        "forks1_audit_seconds_median": round(statistics.median(times), 4),
     }
 
 

@@ -444,6 +444,7 @@ DEFAULT_RULESET = "rocky-river"
 _BUILTIN = {
     "rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver",
     "forks-2e": "referee.rulesets.forks_2e.ruleset:Forks2e",
+    "forks": "referee.rulesets.forks.ruleset:Forks",
 }
 
 

@@ -325,8 +325,9 @@ def test_a_match_file_with_a_name_resolves_as_without(tmp_path, run_cli, example
     [
         GOLDEN_ROOT / "rocky-river" / "01-full-game.match.json",
         GOLDEN_ROOT / "forks-2e" / "01-three-players.match.json",
+        GOLDEN_ROOT / "forks" / "01-three-players.match.json",
     ],
-    ids=["rocky-river", "forks-2e"],
+    ids=["rocky-river", "forks-2e", "forks"],
 )
 def test_a_seed_that_does_not_match_its_published_digest_is_refused(
     tmp_path, run_cli, match_file

@@ -70,3 +70,6 @@ def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-d
     assert data["forks_resolve_4p_merge_per_s"] > 0 and data["forks_resolve_6p_merge_per_s"] > 0
     assert data["forks_audit_matches"] == 3 and data["forks_audit_players"] == 6
     assert 0 < data["forks_audit_seconds_median"] <= data["forks_audit_seconds_max"]
+    # Forks (1st edition): 5-player audits with swap and merge
+    assert data["forks1_audit_matches"] == 3
+    assert 0 < data["forks1_audit_seconds_median"] <= data["forks1_audit_seconds_max"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from referee.rulesets.cardgame import CardSet
+
 DESTINATIONS: tuple[str, ...] = ("grey", "blue", "yellow", "green", "red")
 DEFAULT_NAMES: dict[str, str] = {
     "grey": "Greysteel City",
@@ -23,30 +25,17 @@ EXTRA_VALUE: dict[str, int] = {"grey": 8, "blue": 7, "yellow": 6, "green": 5, "r
 VALUES = range(3, 13)
 HIGH_VALUES = frozenset({10, 11, 12})  # out of the game with 2 or 3 players (F3)
 
-
-def _ids() -> tuple[str, ...]:
-    out: list[str] = []
-    for dest in DESTINATIONS:
-        for value in VALUES:
-            out.append(f"{dest}-{value}")
-            if value == EXTRA_VALUE[dest]:
-                out.append(f"{dest}-{value}x")
-    return tuple(out)
-
-
-ALL_CARDS: tuple[str, ...] = _ids()  # canonical order
-_RANK: dict[str, int] = {card: i for i, card in enumerate(ALL_CARDS)}
-_VALUE: dict[str, int] = {card: int(card.split("-")[1].rstrip("x")) for card in ALL_CARDS}
-_DEST: dict[str, str] = {card: card.split("-")[0] for card in ALL_CARDS}
+CARDS = CardSet(DESTINATIONS, EXTRA_VALUE, VALUES, DEFAULT_NAMES, "destination")
+ALL_CARDS: tuple[str, ...] = CARDS.cards  # canonical order
 
 
 def value(card: str) -> int:
     """A card's value: its number (``grey-8x`` is 8)."""
-    return _VALUE[card]
+    return CARDS.value(card)
 
 
 def destination(card: str) -> str:
-    return _DEST[card]
+    return CARDS.suit(card)
 
 
 def card_name(card: str, names: Mapping[str, str] | None = None) -> str:
@@ -54,29 +43,22 @@ def card_name(card: str, names: Mapping[str, str] | None = None) -> str:
     else F2's) and its value, "Greysteel City 8", the ``x`` twin "Greysteel City
     8 (twin)". ``card`` must be a canonical id. The names are the host's text:
     a page or a post escapes the result as it does every name."""
-    dest = _DEST[card]
-    name = (names or {}).get(dest) or DEFAULT_NAMES[dest]
-    return f"{name} {_VALUE[card]}" + (" (twin)" if card.endswith("x") else "")
+    return CARDS.name(card, names)
 
 
 def canonical(cards: Iterable[str]) -> list[str]:
     """Cards in canonical order (destination, then value, the twin after)."""
-    return sorted(cards, key=_RANK.__getitem__)
+    return CARDS.canonical(cards)
 
 
 def is_card(card: object) -> bool:
-    return isinstance(card, str) and card in _RANK
+    return CARDS.is_card(card)
 
 
 def read_card(text: str) -> str | None:
     """The canonical id ``text`` names (any case; one space for the hyphen),
     or None for anything else."""
-    if len(text) > 12:  # no id is longer; spares lower() a hostile megabyte
-        return None
-    lowered = text.lower()
-    if lowered.count(" ") == 1 and "-" not in lowered:
-        lowered = lowered.replace(" ", "-")
-    return lowered if lowered in _RANK else None
+    return CARDS.read(text)
 
 
 @lru_cache(maxsize=8)

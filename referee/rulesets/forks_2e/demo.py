@@ -7,44 +7,38 @@ highest dealt card and markets its lowest option."""
 
 from __future__ import annotations
 
-from referee.errors import RuleError
 from referee.ruleset import Demo
+from referee.rulesets.cardgame import check_demo_players, demo_players, play_demo
 
 from . import match as m
 from .cards import value
 
 DEMO_SEED = "forks-2e-demo"
-NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
-GARNETS = (3, 5, 2, 4, 1, 6)
 
 
 def demo_orders(seats: int, *, merge: bool = False, seed: str = DEMO_SEED) -> list[dict[int, str]]:
     """A whole match of orders: keep the highest dealt card, market the lowest option."""
     table = m.start(seed, seats, merge=merge)
-    steps: list[dict[int, str]] = []
-    while not table.finished:
-        keep = table.closed % 2 == 0
-        chosen = {}
-        for seat in table.seat_numbers():
-            options = table.options(seat)
-            pick = max if keep else min
-            chosen[seat] = pick(options, key=lambda c: (value(c), c))
-        steps.append(chosen)
-        (m.close_keep if keep else m.close_market)(table, dict(chosen))
-    return steps
+
+    def choose() -> dict[int, str]:
+        pick = max if table.closed % 2 == 0 else min
+        return {
+            seat: pick(table.options(seat), key=lambda c: (value(c), c))
+            for seat in table.seat_numbers()
+        }
+
+    def close(chosen: dict[int, str]) -> None:
+        (m.close_keep if table.closed % 2 == 0 else m.close_market)(table, dict(chosen))
+
+    return play_demo(lambda: table.finished, choose, close)
 
 
 def demo_match(title: str, players: int | None) -> Demo:
-    count = 4 if players is None else players
-    if not m.MIN_SEATS <= count <= m.MAX_SEATS:
-        raise RuleError.single(
-            "demo/bad_players",
-            f"{title} is for {m.MIN_SEATS} to {m.MAX_SEATS} players, not {players}",
-        )
+    count = check_demo_players(title, players, 4, m.MIN_SEATS, m.MAX_SEATS)
     return Demo(
         name=f"Demo: {title}",
         setup={},
-        players=[{"seat": i + 1, "name": NAMES[i], "garnets": GARNETS[i]} for i in range(count)],
+        players=demo_players(count),
         settings={
             "deadline_hours": 48,
             "close_early": False,

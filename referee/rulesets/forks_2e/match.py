@@ -21,8 +21,10 @@ from typing import Any
 
 from referee.errors import Problem, RuleError
 from referee.matchfile import check_seed
-from referee.players import Player, is_int, parse_players, seat_list
-from referee.ruleset import Setting, check_game_settings
+from referee.players import Player, parse_players, seat_list
+from referee.ruleset import Setting
+from referee.rulesets.cardgame import by_seat as _by_seat
+from referee.rulesets.cardgame import check_file_settings, parse_host_entered
 
 from .cards import DESTINATIONS, canonical, cards_in_play
 from .orders import KEEP, MARKET, check_keep, check_market, order_card
@@ -129,23 +131,7 @@ class MatchSpec:
 
 def check_settings(raw: object) -> tuple[dict[str, Any], list[Problem]]:
     """A file's ``settings`` (defaults for what it leaves out) and its problems."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        return {}, [Problem("match/bad_settings", "'settings' must be an object", "settings")]
-    problems = [
-        Problem(
-            "settings/unknown",
-            f"'settings' has {key!r}; the settings are merge, tiebreak and names",
-            "settings",
-        )
-        for key in raw
-        if key not in {s.key for s in SETTINGS}
-    ]
-    try:
-        return check_game_settings(SETTINGS, raw), problems
-    except RuleError as exc:
-        return {}, [*problems, *exc.problems]
+    return check_file_settings(raw, SETTINGS)
 
 
 def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
@@ -172,7 +158,7 @@ def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
     problems += setting_problems
     seats = len(players) if players and len(players) == len(doc["players"]) else 0
     orders = _parse_orders(doc.get("orders"), seats, bad)
-    host_entered = _host_entered(doc.get("host_entered", []), seats, len(orders), bad)
+    host_entered = parse_host_entered(doc.get("host_entered", []), seats, len(orders), bad)
     if problems:  # with the orders' own problems, so that one run shows them all
         raise RuleError(
             [*problems, *(o for r in orders for o in r.values() if isinstance(o, Problem))]
@@ -239,22 +225,6 @@ def _parse_orders(raw: object, seats: int, bad: Any) -> tuple[Orders, ...]:
                 )
             closed[seat] = card
         out.append(closed)
-    return tuple(out)
-
-
-def _host_entered(raw: object, seats: int, rounds: int, bad: Any) -> tuple[tuple[int, int], ...]:
-    message = f'\'host_entered\' must be a list of {{"round": 1-{max(rounds, 1)}, "seat": n}}'
-    if not isinstance(raw, list):
-        bad("match/bad_host_entered", message, "host_entered")
-        return ()
-    out: list[tuple[int, int]] = []
-    for i, entry in enumerate(raw):
-        number = entry.get("round") if isinstance(entry, Mapping) else None
-        seat = entry.get("seat") if isinstance(entry, Mapping) else None
-        if not (is_int(number) and 1 <= number <= rounds and is_int(seat) and 1 <= seat <= seats):
-            bad("match/bad_host_entered", f"host_entered[{i}]: {message[1:]}", "host_entered")
-            continue
-        out.append((number, seat))
     return tuple(out)
 
 
@@ -448,10 +418,6 @@ def final(table: Table, tiebreak: Sequence[str], garnets: Mapping[int, int]) -> 
     return Final(
         ranked, scores, token_of(scores), elimination_candidate(scores, garnets, table.seed)
     )
-
-
-def _by_seat(values: Mapping[int, Any]) -> dict[str, Any]:
-    return {str(seat): v for seat, v in sorted(values.items())}
 
 
 def result_json(table: Table, spec: MatchSpec) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from referee.errors import Problem, RuleError
 
-from .cards import read_card
+from .cards import CARDS
 
 KEEP, MARKET = "keep", "market"
 STEPS = (KEEP, MARKET)
@@ -36,19 +36,7 @@ REFUSAL_CODES = frozenset(
 
 def read_order_card(raw: object) -> str:
     """F2: the canonical id an order names, or a refusal (not a string, unknown)."""
-    if not isinstance(raw, str):
-        raise RuleError.single(
-            "card/not_a_string", f"a card must be a card id such as 'grey-8x', not {raw!r}"
-        )
-    card = read_card(raw)
-    if card is None:
-        shown = raw if len(raw) <= 40 else raw[:40] + "..."
-        raise RuleError.single(
-            "card/unknown",
-            f"{shown!r} is not a card: a card is a destination (grey, blue, yellow, green, "
-            "red), a hyphen and a value from 3 to 12, such as 'blue-7' or 'blue-7x'",
-        )
-    return card
+    return CARDS.read_order_card(raw, "blue-7x")
 
 
 def check_keep(raw: object, dealt: Sequence[str]) -> str:

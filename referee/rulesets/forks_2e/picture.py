@@ -25,15 +25,18 @@ width inside its column. The output is a pure function of the view.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.markup import one_line
+from referee.rulesets.cardgame import decided_text, joined
 from referee.words import garnets as count_garnets
 
 from .cards import DEFAULT_NAMES, DESTINATIONS, canonical, destination, is_card, value
 from .match import DEFAULT_TIEBREAK
+
+__all__ = ["decided_text", "joined"]
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
 INK = "#111827"
@@ -437,47 +440,6 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
 
 def _who(names: Mapping[int, str], seat: int, width: float = 200) -> str:
     return f"{fit(names.get(seat, f'seat {seat}'), width, 14)} (seat {seat})"
-
-
-def joined(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def decided_text(
-    result: Mapping[str, Any],
-    who: Callable[[int], str],
-    garnets: Mapping[int, int],
-    *,
-    minus: str = MINUS,
-) -> str:
-    """How the Elimination Candidate was decided (F9), for people; ``who``
-    names a seat (the caller escapes and cuts names as its format needs)."""
-    ec = result.get("elimination_candidate") or {}
-    seat = int(ec.get("seat", 0))
-    by = str(ec.get("decided_by"))
-    scores = result.get("scores") or {}
-    lowest = _signed(int(scores.get(str(seat), 0))).replace(MINUS, minus)
-    ties = result.get("elimination_ties") or {}
-    tied = [int(s) for s in ties.get("score") or [seat]]
-    fewest = [int(s) for s in ties.get("garnets") or [seat]]
-    if by == "score" or len(tied) <= 1:
-        return f"decided by score: the single lowest score ({lowest})"
-    listed = joined([who(s) for s in tied])
-    if by == "garnets":
-        return (
-            f"decided by garnets: {listed} tied on the lowest score ({lowest}); "
-            f"{who(seat)} has the fewest garnets ({garnets.get(seat, 0)})"
-        )
-    fewest_garnets = garnets.get(seat, 0)
-    if set(fewest) == set(tied):
-        still = f"and on garnets ({fewest_garnets})"
-    else:
-        still = f"{joined([who(s) for s in fewest])} also on the fewest garnets ({fewest_garnets})"
-    return (
-        f"decided by draw: {listed} tied on the lowest score ({lowest}), {still}; "
-        f"a seeded draw chose {who(seat)}"
-    )
 
 
 def scores_svg(view: Mapping[str, Any]) -> str | None:

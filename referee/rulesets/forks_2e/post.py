@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import RuleError
-from referee.markup import Markup, picture_url, when
+from referee.markup import Markup, picture_url
+from referee.rulesets.cardgame import defaulted_section, rounds_rows
 from referee.words import garnets as count_garnets
 
 from .cards import canonical, card_name, destination, is_card, value
@@ -109,18 +110,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     ]
     out.append(m.section("Settings", card_rows))
 
-    rows = []
-    for r in view.get("rounds") or []:
-        line = f"{r['title']}: {'to come' if r['status'] == 'pending' else r['status']}"
-        if r["status"] == "open":
-            sent, acting = len(r.get("submitted") or []), len(r.get("acting") or [])
-            deadline = when(r.get("deadline"))
-            line += f", deadline {deadline}" if deadline else ", no deadline"
-            line += f"; {sent} of {acting} orders in"
-        elif r.get("host_entered") and r["status"] == "closed":
-            entered = ", ".join(who(int(s)) for s in r["host_entered"])
-            line += f"; orders entered by the host for {entered}"
-        rows.append(line)
+    rows = rounds_rows(view, who)
     out.append(m.section("Rounds", rows))
     if view.get("paused"):
         out.append(m.bold("The match is paused: the clock is stopped."))
@@ -181,19 +171,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         if "scores" in pictures:
             out.append(m.image("Final scores", pictures["scores"]))
 
-    defaulted = result.get("defaulted") or []
-    if defaulted:
-        titles = {int(r["number"]): r["title"] for r in view.get("rounds") or []}
-        out.append(
-            m.section(
-                "Seeded default orders (no order when the round closed)",
-                [
-                    f"{titles.get(int(d['round']), 'round ' + str(d['round']))}: "
-                    f"{who(int(d['seat']))}"
-                    for d in defaulted
-                ],
-            )
-        )
+    out += defaulted_section(view, m, who)
     if view.get("revealed"):
         out.append("The host has made every order of this match public (full reveal).")
     if view.get("seed"):

@@ -1,0 +1,133 @@
+"""Forks through the service and the web (SQLite and PostgreSQL): the demo
+played to the end, a seat's ``me`` (hand, options, can_take), the refusals
+of K5 by the API, the host's audit page in words, and the forum post."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.demo import play_steps
+from referee.errors import RuleError
+from referee.ruleset import Viewer, get_ruleset
+from referee.rulesets.forks.cards import CARDS
+from referee.service import Referee
+from referee.views import view_for
+
+
+@pytest.fixture
+def web(app: Flask) -> Iterator[FlaskClient]:
+    app.config["WTF_CSRF_ENABLED"] = False
+    yield app.test_client()
+
+
+@pytest.fixture
+def service(app: Flask) -> Referee:
+    found: Referee = app.extensions["referee"]
+    return found
+
+
+def demo_match(svc: Referee, steps: int) -> Any:
+    demo = get_ruleset("forks").demo(None)
+    created = svc.create_match(
+        name="Forks <b>night</b>",
+        setup=demo.setup,
+        players=demo.players,
+        settings=demo.settings,
+        ruleset="forks",
+        seed=demo.seed,
+    )
+    play_steps(svc, created.match_id, demo.steps[:steps])
+    return created, demo
+
+
+def test_the_demo_plays_to_the_end_without_defaults(service: Referee) -> None:
+    created, _ = demo_match(service, 24)
+    state = service.state(created.match_id)
+    assert state.match.finished
+    result = view_for(state, Viewer.public())["result"]
+    assert result["defaulted"] == [] and len(result["turns"]) == 12
+    assert any(t["swap"] for t in result["turns"])  # the demo swaps
+    assert result["turns"][0]["swap"] is None
+    assert service.recheck(created.match_id) == []
+
+
+def test_a_seat_sees_its_options_and_can_take_and_only_the_acting_seat_sends(
+    service: Referee,
+) -> None:
+    created, _ = demo_match(service, 2)  # turn 2's draw step is open: seat 2
+    state = service.state(created.match_id)
+    me = view_for(state, Viewer.of_seat(2))
+    drawn = state.game_state().data["turns"][-1]["drawn"]
+    assert sorted(me["options"]) == sorted(drawn)
+    assert me["can_take"] == state.game_state().data["investment"]
+    assert me["hand"] == state.game_state().data["hands"]["2"]
+    assert "options" not in view_for(state, Viewer.of_seat(3))
+    with pytest.raises(RuleError) as exc:
+        service.submit_order(created.match_id, 3, {"keep": drawn[0]})
+    assert exc.value.codes == ["step/not_acting"]
+    nowhere = next(c for c in ("dtv-3", "dtv-5", "dtv-6", "dtv-7") if c not in drawn)
+    with pytest.raises(RuleError) as exc:
+        service.submit_order(created.match_id, 2, {"keep": nowhere})
+    assert exc.value.codes == ["keep/not_drawn"]
+    service.submit_order(created.match_id, 2, {"keep": drawn[1].upper()})
+    mine = view_for(service.state(created.match_id), Viewer.of_seat(2))["orders"]["3"]["2"]
+    assert mine["order"] == {"keep": drawn[1]}
+
+
+def test_the_host_audit_page_says_the_audit_in_words(web: FlaskClient, service: Referee) -> None:
+    early, _ = demo_match(service, 23)
+    r = web.get(f"/host/{early.host_token}")
+    assert f"/host/{early.host_token}/audit" not in r.get_data(as_text=True)  # not yet
+    created, _ = demo_match(service, 24)
+    html = web.get(f"/host/{created.host_token}").get_data(as_text=True)
+    assert f"/host/{created.host_token}/audit" in html
+    page = web.get(f"/host/{created.host_token}/audit").get_data(as_text=True)
+    assert "Best invest choices" in page and "proved optimal" in page
+    report = service.audit(created.match_id)
+    for seat in report["seats"].values():
+        words = seat["text"].replace("&", "&amp;").replace("'", "&#39;")
+        assert words in page
+    assert re.search(r"<td>\d+</td>\s*<td>\d+</td>", page) or "<td>-" in page
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
+def test_the_post_holds_the_public_turns_and_no_private_card(service: Referee, fmt: str) -> None:
+    created, _ = demo_match(service, 5)
+    state = service.state(created.match_id)
+    post = get_ruleset("forks").post(view_for(state, Viewer.public()), fmt)
+    data = state.game_state().data
+    assert "Turn 1: Ana (seat 1) draws; Bo (seat 2) invested" in post
+    assert "Forks <b>night</b>" not in post or fmt == "bbcode"  # Markdown escapes it
+    taken = {t["swap"]["take"] for t in data["turns"] if t["swap"]}
+    kept = [t["kept"] for t in data["turns"] if t["kept"] and t["kept"] not in taken]
+    assert kept
+    for card in kept:  # a kept card (not a swap's, once invested) is named by no post
+        assert not re.search(re.escape(CARDS.name(card)) + r"(?! \(twin\))\b", post), card
+    line = next(x for x in post.splitlines() if "Turn 3: Cy (seat 3) draws" in x)
+    assert line.endswith("; Ana (seat 1) invests")  # its invest step is open
+    assert "swapped" in line  # the swap is public once the draw step has closed
+
+
+def test_the_generic_pages_show_a_forks_match(web: FlaskClient, service: Referee) -> None:
+    created, _ = demo_match(service, 2)  # seat 2 draws
+    state = service.state(created.match_id)
+    drawn = state.game_state().data["turns"][-1]["drawn"]
+    seat2 = web.get(f"/play/{created.player_tokens[2]}")
+    assert seat2.status_code == 200
+    html = seat2.get_data(as_text=True)
+    assert all(card in html for card in drawn)  # its options beside the order box
+    seat3 = web.get(f"/play/{created.player_tokens[3]}").get_data(as_text=True)
+    assert not any(card in seat3 for card in drawn)
+    public = web.get(f"/matches/{created.match_id}").get_data(as_text=True)
+    assert not any(card in public for card in drawn)
+    host = web.get(f"/host/{created.host_token}")
+    assert host.status_code == 200
+    assert not any(card in host.get_data(as_text=True) for card in drawn)
+    rules = web.get("/games/forks/rules")
+    assert rules.status_code == 200 and "Swap variant" in rules.get_data(as_text=True)
