@@ -34,6 +34,7 @@ Flask, SQL nor click.
 from __future__ import annotations
 
 import importlib
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -481,8 +482,22 @@ def ruleset_named_in(document: object) -> Ruleset:
     return get_ruleset(document.get("ruleset", DEFAULT_RULESET))
 
 
+# more games, from outside the package: ``name=module:Class`` entries, comma
+# separated (the tests register their toy game in every server they start this way)
+EXTRA_RULESETS_ENV = "REFEREE_EXTRA_RULESETS"
+
+
+def _extra_rulesets() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for entry in os.environ.get(EXTRA_RULESETS_ENV, "").split(","):
+        name, _, where = entry.strip().partition("=")
+        if name and ":" in where:
+            out[name.strip()] = where.strip()
+    return out
+
+
 def _load_builtin() -> None:
-    for name, where in _BUILTIN.items():
+    for name, where in {**_BUILTIN, **_extra_rulesets()}.items():
         if name not in _REGISTRY:
-            module, cls = where.split(":")
+            module, cls = where.split(":", 1)
             register(name, getattr(importlib.import_module(module), cls))
