@@ -268,11 +268,9 @@ class Toy(Ruleset):
 
 
 def scores_svg(view: dict[str, Any]) -> str | None:
-    """A bar per seat (its score), from any view; None before the first trick."""
+    """A bar per seat (its score), from any view (all at 0 before the first trick)."""
     result = view.get("result") or {}
     scores = result.get("scores") or {}
-    if not result.get("tricks"):
-        return None
     best = max([*scores.values(), 1])
     bars = []
     for i, (seat, score) in enumerate(sorted(scores.items(), key=lambda kv: int(kv[0]))):
