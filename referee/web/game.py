@@ -160,7 +160,7 @@ class JsonOrder(OrderForm):
     phase_info: Phase | None = None
     options: Any = None  # what the seat may choose from, when the view says
     # the seat's other game keys (but ``result``): what it may need to write an
-    # order (Forks: ``can_take``, a hand), shown beside the box
+    # order (a hand, the cards it may take...), shown beside the box
     also: dict[str, Any] = field(default_factory=dict)
 
     @property
