@@ -47,7 +47,7 @@ def read_json(path: str) -> Any:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rocky-river-referee")
+@click.version_option(package_name="play-by-post-referee")
 def main() -> None:
     """Referee for play-by-post elimination matches.
 

@@ -34,6 +34,7 @@ Flask, SQL nor click.
 from __future__ import annotations
 
 import importlib
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -364,6 +365,31 @@ class Ruleset(ABC):
         (``result`` at least: what the viewer may see of the state; a seat's
         ``options`` in ``open_step`` when the game has a finite choice there)."""
 
+    def candidate_orders(
+        self, state: GameState, step: Step, seat: int, view: Mapping[str, Any]
+    ) -> list[JSON]:
+        """Orders ``seat`` might send in the open ``step`` (not all legal, not
+        all the legal ones: a sample that covers each kind of order the phase
+        has), most typical first; ``view`` is the seat's own view
+        (:meth:`view` with ``open_step``). The conformance suite plays from
+        them (tests/test_conformance.py), and a tool may offer them. Default:
+        made from the view's ``options``: an options list as one order and each
+        item as one; an options object of non-empty lists, the first and the
+        last choice of each key. A game whose orders are compound (Forks: a
+        swap and a keep in one order) lists some of those here."""
+        options = view.get("options")
+        if isinstance(options, list):
+            return [options, *options]
+        lists = isinstance(options, Mapping) and all(
+            isinstance(v, list) and v for v in options.values()
+        )
+        if lists and options:
+            return [
+                {k: v[0] for k, v in options.items()},
+                {k: v[-1] for k, v in options.items()},
+            ]
+        return []
+
     def preview(self, before: GameState, after: GameState) -> JSON:
         """What the host's preview of closing the open step shows (see
         :meth:`referee.service.Referee.preview`, which resolves it only when the
@@ -482,8 +508,22 @@ def ruleset_named_in(document: object) -> Ruleset:
     return get_ruleset(document.get("ruleset", DEFAULT_RULESET))
 
 
+# more games, from outside the package: ``name=module:Class`` entries, comma
+# separated (the tests register their toy game in every server they start this way)
+EXTRA_RULESETS_ENV = "REFEREE_EXTRA_RULESETS"
+
+
+def _extra_rulesets() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for entry in os.environ.get(EXTRA_RULESETS_ENV, "").split(","):
+        name, _, where = entry.strip().partition("=")
+        if name and ":" in where:
+            out[name.strip()] = where.strip()
+    return out
+
+
 def _load_builtin() -> None:
-    for name, where in _BUILTIN.items():
+    for name, where in {**_BUILTIN, **_extra_rulesets()}.items():
         if name not in _REGISTRY:
-            module, cls = where.split(":")
+            module, cls = where.split(":", 1)
             register(name, getattr(importlib.import_module(module), cls))

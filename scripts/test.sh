@@ -35,6 +35,11 @@ npm ci --no-audit --no-fund --ignore-scripts
 echo "== installing the project"
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
+# the distribution was called rocky-river-referee before issue 24: a virtualenv
+# that still has it would lose the shared `referee` command if it were removed later
+if .venv/bin/pip show -q rocky-river-referee 2>/dev/null; then
+  .venv/bin/pip uninstall -q -y rocky-river-referee
+fi
 .venv/bin/pip install -q -e '.[dev]'
 
 echo "== ruff and mypy"

@@ -28,6 +28,19 @@ TEST_DATA_HOME = Path(tempfile.mkdtemp(prefix="referee-test-data-"))
 os.environ["XDG_DATA_HOME"] = str(TEST_DATA_HOME)
 atexit.register(shutil.rmtree, TEST_DATA_HOME, ignore_errors=True)
 
+# Every run plays as if a game had just been added: the test-only toy game
+# (tests/toy/, High Card) is registered beside the built-in ones, in this
+# process and in every server or command the tests start (through
+# referee.ruleset's REFEREE_EXTRA_RULESETS), so each test that runs over all
+# registered games runs over it too (docs/adding-a-game.md lists them).
+# REFEREE_TEST_TOY=0 runs without it.
+TOY_ENTRY = "toy=toy.ruleset:Toy"
+if os.environ.get("REFEREE_TEST_TOY", "1") != "0":
+    os.environ["REFEREE_EXTRA_RULESETS"] = TOY_ENTRY
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(REPO / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
+
 # The quick local run (`pytest -m "not slow"`, README) leaves these out; CI runs all.
 # A whole folder or module is slow when its tests start servers, browsers or
 # fuzzers, or walk whole matches at every state; the PostgreSQL variant of every

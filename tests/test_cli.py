@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GOLDEN, GOLDEN_ROOT, REPO
+from conftest import GOLDEN, GOLDEN_ROOT, REPO, invoke_cli
 
 from referee.matchfile import seed_digest
 
@@ -341,3 +341,13 @@ def test_a_seed_that_does_not_match_its_published_digest_is_refused(
     doc["seed_sha256"] = seed_digest(doc["seed"] + "!")
     result = run_cli(["resolve", "--file", str(_write(tmp_path, json.dumps(doc))), "--json"])
     assert_refused(result, "match/seed_mismatch", [doc["seed_sha256"], seed_digest(doc["seed"])])
+
+
+def test_version_names_the_distribution() -> None:
+    """``referee --version`` reads the installed distribution, named for the
+    product (pyproject.toml), not for one game."""
+    from importlib.metadata import version
+
+    result = invoke_cli(["--version"])
+    assert result.exit_code == 0, result.output
+    assert version("play-by-post-referee") in result.stdout

@@ -8,12 +8,13 @@ test needs of a game comes from the interface itself —
 
 - the match to play: :meth:`Ruleset.demo` (set-up, players, settings);
 - the orders to send: for each acting seat, the demo's orders of the step (its
-  own, then the other seats'), then orders made from its ``options`` in
-  :meth:`Ruleset.view` (an options list: the list itself and each item; an
-  options object of lists: the first, or the last, choice of each key), then
-  the reverse of every list among them; the first one :meth:`check_order`
-  accepts is sent. Now and then a seat sends nothing, so seeded defaults are
-  played too.
+  own, then the other seats'), then the ruleset's
+  :meth:`Ruleset.candidate_orders` for the seat's view (by default made from
+  its ``options``: an options list, the list itself and each item; an options
+  object of lists, the first, or the last, choice of each key; a game with
+  compound orders lists some), then the reverse of every list among them;
+  the first one :meth:`check_order` accepts is sent. Now and then a seat
+  sends nothing, so seeded defaults are played too.
 
 What is checked:
 
@@ -41,8 +42,8 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service.conftest import drop_schemas, postgres_schema
 from sqlalchemy import Engine
-from toy import registered
+from toy import Toy, registered
 
 from referee.db import make_engine, migrate
 from referee.errors import RuleError
@@ -125,24 +126,43 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _from_options(options: Any) -> list[Any]:
-    if isinstance(options, list):
-        return [options, *options]
-    lists = isinstance(options, dict) and all(isinstance(v, list) and v for v in options.values())
-    if lists and options:
-        return [{k: v[0] for k, v in options.items()}, {k: v[-1] for k, v in options.items()}]
-    return []
-
-
 def candidates(game: Game, state: GameState, step: Step, seat: int) -> list[Any]:
     """Orders to try for ``seat`` in ``step``, most wanted first (see the module's text)."""
     demo = game.demo.steps[step.number - 1] if step.number <= len(game.demo.steps) else {}
     out: list[Any] = [demo[seat]] if seat in demo else []
     out += [order for s, order in sorted(demo.items()) if s != seat]
     view = game.rules.view(state, Viewer.of_seat(seat), revealed=False, open_step=step)
-    out += _from_options(view.get("options"))
+    out += game.rules.candidate_orders(state, step, seat, view)
     out += [list(reversed(o)) for o in list(out) if isinstance(o, list)]
     return [copy.deepcopy(o) for o in out]
+
+
+def test_candidates_come_from_the_rulesets_hook() -> None:
+    """The suite tries what :meth:`Ruleset.candidate_orders` lists (so a game
+    with compound orders is played with them), and the default lists the
+    view's ``options``: a list, and an object of lists."""
+
+    class Compound(Toy):
+        def candidate_orders(
+            self, state: GameState, step: Step, seat: int, view: Mapping[str, Any]
+        ) -> list[Any]:
+            return [{"swap": {"give": 1, "take": 2}, "keep": 3}]
+
+    rules = Compound()
+    demo = rules.demo(2)
+    game = Game(
+        "toy", rules, replace(demo, steps=[]), rules.check_setup(demo.setup, demo.players), {}
+    )
+    state = game.state([])
+    step = rules.next_step(state)
+    assert step is not None
+    assert candidates(game, state, step, 1) == [{"swap": {"give": 1, "take": 2}, "keep": 3}]
+    base = Toy()
+    assert base.candidate_orders(state, step, 1, {"options": [4, 9]}) == [[4, 9], 4, 9]
+    both = {"options": {"a": [1, 2], "b": ["x"]}}
+    assert base.candidate_orders(state, step, 1, both) == [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}]
+    assert base.candidate_orders(state, step, 1, {"options": {"a": []}}) == []
+    assert base.candidate_orders(state, step, 1, {"result": {}}) == []
 
 
 def legal_orders(game: Game, state: GameState, step: Step, seat: int) -> list[tuple[Any, Any]]:

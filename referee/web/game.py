@@ -119,6 +119,39 @@ class OrderForm:
             self.errors.setdefault(self.field_of(p), []).append(p.message)
 
 
+# the keys referee.views.view_for puts in every view beside the game's own
+# (tests/service/web/test_generic_game.py keeps this list up to date)
+SHARED_VIEW_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "ruleset",
+        "title",
+        "viewer",
+        "players",
+        "settings",
+        "seed_sha256",
+        "created_at",
+        "paused",
+        "finished",
+        "revealed",
+        "rounds",
+        "current_round",
+        "closed_rounds",
+        "seed",
+        "orders",
+        "version",
+    }
+)
+
+
+def game_keys(view: Mapping[str, Any], leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The keys of ``view`` that its game's :meth:`Ruleset.view` added (but
+    ``leave_out``), in the view's order."""
+    skip = SHARED_VIEW_KEYS | set(leave_out)
+    return {k: v for k, v in view.items() if k not in skip}
+
+
 @dataclass
 class JsonOrder(OrderForm):
     """The generic order form: the order as JSON, checked against its phase's
@@ -126,6 +159,9 @@ class JsonOrder(OrderForm):
 
     phase_info: Phase | None = None
     options: Any = None  # what the seat may choose from, when the view says
+    # the seat's other game keys (but ``result``): what it may need to write an
+    # order (a hand, the cards it may take...), shown beside the box
+    also: dict[str, Any] = field(default_factory=dict)
 
     @property
     def order_key(self) -> str:
@@ -251,6 +287,7 @@ class GameWeb:
             form=form,
             phase_info=self.rules.phase(rnd["phase"]),
             options=view.get("options"),
+            also=game_keys(view, leave_out=("result", "options")),
         )
 
     # ---- creating a match ---------------------------------------------

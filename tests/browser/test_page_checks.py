@@ -45,7 +45,9 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Route, ViewportSize
 from service.web.web_kit import Clock, form_data, golden_order, new_match_form
 
+from referee.demo import create_demo
 from referee.notify.outbox import deliver_due
+from referee.ruleset import get_ruleset, ruleset_names
 from referee.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,16 +98,30 @@ def checkers_installed() -> None:
 def fixed_pages() -> list[tuple[str, str]]:
     """Pages that need no match, as (name, path). A page that no collected page
     links to is checked only when it is listed here."""
+    games = ruleset_names()  # every registered game (the toy game too: tests/conftest.py)
     return [
         ("home", "/"),
         ("create: no game chosen", "/new"),
-        ("create: Rocky River", "/new?game=rocky-river"),
-        ("create: Forks", "/new?game=forks-2e"),
-        ("rules: Rocky River", "/games/rocky-river/rules"),
-        ("rules: Forks", "/games/forks-2e/rules"),
+        *[(f"create: {game}", f"/new?game={game}") for game in games],
+        *[(f"rules: {game}", f"/games/{game}/rules") for game in games],
         ("error 404", "/no/such/page"),
         ("season: create", "/seasons/new"),
     ]
+
+
+def demo_pages(c: Collector) -> None:
+    """Every registered game's demo match (referee.demo.create_demo, as
+    ``referee demo --game`` makes it): its host's, seats' and public pages
+    with the first step open, after it closed, and finished when the demo's
+    orders play it to the end."""
+    svc = c.app.extensions["referee"]
+    for game in ruleset_names():
+        played = len(get_ruleset(game).demo(None).steps)
+        for when, steps in (("step 1 open", 0), ("step 2 open", 1), ("demo played", played)):
+            if when != "step 1 open" and steps == 0:
+                continue
+            for label, link in create_demo(svc, "http://localhost", play=steps, game=game):
+                c.get(f"demo {game} {when}: {label}", link.removeprefix("http://localhost"))
 
 
 # links never followed: downloads, pictures, plain-text posts, the API, static files
@@ -392,6 +408,7 @@ def collect(app: Flask, clock: Clock) -> list[Shot]:
     play_match(c, "Forks", links, 8, forks_order, {"card": "no-such-card"}, entered_wrong=True)
     c.post("Forks: host link re-issued", f"{links.host}/reissue", {"who": "host", **SURE})
 
+    demo_pages(c)
     c.crawl()
     return c.shots
 
@@ -440,6 +457,10 @@ def test_the_collection_covers_every_kind_of_page(pages: list[Shot]) -> None:
         "home",
         "created: Rocky River",
         "created: Forks",
+        *[f"create: {game}" for game in ruleset_names()],
+        *[f"rules: {game}" for game in ruleset_names()],
+        *[f"demo {game} step 1 open: public page" for game in ruleset_names()],
+        *[f"demo {game} demo played: host (keep private)" for game in ruleset_names()],
         "Rocky River round 1 open, no order: seat 3",
         "Forks round 8 closed: public",
         "Forks revealed: seat 4",

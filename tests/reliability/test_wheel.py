@@ -80,7 +80,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         tmp,
         env,
     )
-    (wheel,) = (tmp / "dist").glob("rocky_river_referee-*.whl")
+    (wheel,) = (tmp / "dist").glob("play_by_post_referee-*.whl")
 
     venv = tmp / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], tmp, env)

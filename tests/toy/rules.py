@@ -97,8 +97,8 @@ def check_players(players: Any, *, limits: bool = True) -> list[dict[str, Any]]:
         seat, name, garnets = p.get("seat", i + 1), p["name"], p.get("garnets", 0)
         if type(seat) is not int or not 1 <= seat <= len(players):
             problems.append(Problem("toy/bad_player", f"{where}: seat {seat!r} is not 1..n", where))
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            problems.append(Problem("toy/bad_player", f"{where}: a name is 1 to 40 characters"))
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            problems.append(Problem("toy/bad_player", f"{where}: a name is 1 to 100 characters"))
         elif limits and (fault := name_fault(name)) is not None:
             problems.append(Problem("toy/bad_player", f"{where}: {fault}", where))
         elif name.casefold() in names:

@@ -4,11 +4,11 @@ through this file method by method."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
+from referee.markup import Markup, picture_url, when
 from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
 
 from . import rules
@@ -148,23 +148,41 @@ class Toy(Ruleset):
         return out
 
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
-        m = _Markup(fmt)
-        names = {p["seat"]: m.esc(p["name"]) for p in public_view["players"]}
+        """Built from :class:`referee.markup.Markup`'s blocks (every game's posts
+        are): user text through ``esc``, lists one row per line, times from
+        :func:`referee.markup.when`, pictures at :func:`referee.markup.picture_url`."""
+        if fmt not in ("markdown", "bbcode"):
+            raise RuleError.single("post/bad_format", f"no post format {fmt!r}")
+        m = Markup(fmt)
+        names = {int(p["seat"]): m.esc(p["name"]) for p in public_view["players"]}
         result = public_view["result"]
-        lines = [m.bold(f"{m.esc(public_view['name'])} ({self.title})"), ""]
+        out = [m.title(public_view.get("name", ""), self.title)]
+        if base_url:
+            out.append(m.image("Scores", picture_url(public_view, base_url, "scores")))
+        out.append(m.section("Players", [f"{names[s]} (seat {s})" for s in sorted(names)]))
+        rows = []
+        for r in public_view.get("rounds") or []:
+            line = f"{r['title']}: {r['status']}"
+            if r["status"] == "open":
+                deadline = when(r.get("deadline"))
+                line += f", deadline {deadline}" if deadline else ", no deadline"
+                line += f", orders from {len(r.get('submitted') or [])} seat(s)"
+            rows.append(line)
+        out.append(m.section("Rounds", rows))
+        tricks = []
         for trick in result["tricks"]:
             played = ", ".join(f"{names[int(s)]} {c}" for s, c in trick["played"].items())
             took = ", ".join(f"{names[p['seat']]} took {p['card']}" for p in trick["picks"])
-            lines.append(f"Trick {trick['number']}: {played}. {took}.")
-        scores = ", ".join(f"{names[int(s)]} {v}" for s, v in result["scores"].items())
-        lines += ["", f"Scores: {scores}"]
+            tricks.append(f"Trick {trick['number']}: {played}. {took}.")
+        out.append(m.section("Tricks", tricks))
+        scores = [f"{names[int(s)]}: {v}" for s, v in result["scores"].items()]
+        out.append(m.section("Scores", scores))
         if result["finished"]:
-            lines.append("Won by " + " and ".join(names[s] for s in result["winners"]))
-        else:
-            waiting = [r for r in public_view["rounds"] if r["status"] == "open"]
-            for r in waiting:
-                lines.append(f"Open: {r['title']}, orders from {len(r['submitted'])} seat(s)")
-        return "\n".join(lines) + "\n"
+            out.append(m.field("Won by", " and ".join(names[s] for s in result["winners"])))
+        return m.document(out)
+
+    def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
+        return {"scores": scores_svg}
 
     # ---- tools ---------------------------------------------------------
 
@@ -184,52 +202,88 @@ class Toy(Ruleset):
         return "\n".join(out) + "\n"
 
     def demo(self, players: int | None = None) -> Demo:
-        """A demo of ``players`` seats (3 unless given). Its ``steps`` hold no
-        orders: every order depends on the secret deal, so none can be written
-        before the seed is drawn (players choose from their ``options``)."""
+        """A demo of ``players`` seats (3 unless given), with a known seed so
+        that its orders (every order depends on the deal) are legal: each seat
+        plays its highest card and picks the highest on the table."""
         count = 3 if players is None else players
         if not rules.MIN_SEATS <= count <= rules.MAX_SEATS:
             raise RuleError.single(
                 "demo/bad_players", f"{self.title} is for 2 to 6 players, not {players}"
             )
         names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+        seed = "toy-demo"
+        state = rules.start(range(1, count + 1), rules.DEFAULT_HAND_SIZE, seed)
+        steps: list[dict[int, Any]] = []
+        while (nxt := rules.next_acting(state)) is not None:
+            phase, acting = nxt
+            if phase == "play":
+                orders = {s: max(state["hands"][str(s)]) for s in acting}
+            else:
+                orders = {s: max(state["tricks"][-1]["table"]) for s in acting}
+            rules.apply_step(state, orders, seed, False)
+            steps.append(orders)
         return Demo(
             name=f"Demo: {self.title}",
             setup={"hand_size": rules.DEFAULT_HAND_SIZE},
             players=[{"seat": i + 1, "name": names[i], "garnets": 0} for i in range(count)],
             settings={"deadline_hours": 48, "close_early": False, "double": False},
-            steps=[],
+            steps=steps,
+            seed=seed,
         )
 
+    def openapi_components(self) -> dict[str, Any]:
+        card = {"type": "integer", "minimum": 1, "maximum": 30}
+        cards = {"type": "array", "items": card}
+        by_seat = {"type": "object", "additionalProperties": {"type": "integer"}}
+        result = {
+            "type": "object",
+            "description": "what the viewer may see of the state (a seat: its own hand too)",
+            "properties": {
+                "steps": {"type": "integer"},
+                "hand_size": {"type": "integer"},
+                "scores": by_seat,
+                "tricks": {"type": "array", "items": {"type": "object"}},
+                "finished": {"type": "boolean"},
+                "winners": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
+                "hand": cards,
+                "hands": {"type": "object", "additionalProperties": cards},
+            },
+            "required": ["steps", "scores", "tricks", "finished", "winners"],
+        }
+        return {
+            "Setup": {
+                "type": "object",
+                "properties": {"hand_size": {"type": "integer", "minimum": 1, "maximum": 5}},
+            },
+            "Result": result,
+            "View": {
+                "type": "object",
+                "properties": {"result": {"$ref": "#/components/schemas/Result"}, "options": cards},
+                "required": ["result"],
+            },
+        }
 
-# ---- forum posts: user text shown as itself ------------------------------------
 
-_OFF_LINE = {c: " " for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
-_BIDI = {c: None for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
-_MD_BACKSLASH = frozenset("\\`*_{}[]()>#+-.!")
-_MD = {
-    ord(c): (f"\\{c}" if c in _MD_BACKSLASH else f"&#{ord(c)};")
-    for c in map(chr, range(0x21, 0x7F))
-    if not c.isalnum()
-}
-_BB = {ord("["): "(", ord("]"): ")"}
-_AUTOLINK = re.compile(r"([.:@])")
+# ---- the picture ----------------------------------------------------------------
 
 
-class _Markup:
-    """Markdown or BBCode. ``esc`` keeps user text on one line and shows it as
-    itself: Markdown punctuation escaped, BBCode brackets made round, and a
-    WORD JOINER before ``.``, ``:`` and ``@`` so no forum links it."""
-
-    def __init__(self, fmt: str) -> None:
-        if fmt not in ("markdown", "bbcode"):
-            raise RuleError.single("post/bad_format", f"no post format {fmt!r}")
-        self.fmt = fmt
-
-    def esc(self, text: object) -> str:
-        one_line = str(text).translate({**_OFF_LINE, **_BIDI})
-        s = _AUTOLINK.sub("\u2060\\1", one_line)
-        return s.translate(_MD if self.fmt == "markdown" else _BB)
-
-    def bold(self, text: str) -> str:
-        return f"**{text}**" if self.fmt == "markdown" else f"[b]{text}[/b]"
+def scores_svg(view: dict[str, Any]) -> str | None:
+    """A bar per seat (its score), from any view (all at 0 before the first trick)."""
+    result = view.get("result") or {}
+    scores = result.get("scores") or {}
+    best = max([*scores.values(), 1])
+    bars = []
+    for i, (seat, score) in enumerate(sorted(scores.items(), key=lambda kv: int(kv[0]))):
+        width = round(200 * score / best)
+        y = 10 + 30 * i
+        bars.append(
+            f'<text x="10" y="{y + 15}">Seat {int(seat)}</text>'
+            f'<rect x="70" y="{y}" width="{width}" height="20" fill="#36c"/>'
+            f'<text x="{75 + width}" y="{y + 15}">{int(score)}</text>'
+        )
+    height = 20 + 30 * len(scores)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="320" height="{height}" '
+        f'viewBox="0 0 320 {height}" font-family="sans-serif" font-size="14">'
+        f"<title>Scores</title>{''.join(bars)}</svg>"
+    )

@@ -157,6 +157,9 @@ class Guess(Ruleset):
         out: dict[str, Any] = {"top": state.setup.data["top"], "result": state.data or {}}
         if viewer.kind == "seat" and open_step is not None:
             out["options"] = list(range(1, int(state.setup.data["top"]) + 1))
+            # a key beside the options that a player needs to write an order
+            # (markup in it, to be shown as text)
+            out["can_take"] = {"low": 1, "high": state.setup.data["top"], "note": "<i>any</i> one"}
         return out
 
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:

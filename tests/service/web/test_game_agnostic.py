@@ -50,9 +50,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     "referee/web/api.py": [
         ("``rocky-river`` gives ``RockyRiver``", "an example of a schema name's prefix"),
     ],
-    "referee/cli.py": [
-        ('package_name="rocky-river-referee"', "the distribution's name (pyproject.toml)"),
-    ],
 }
 
 

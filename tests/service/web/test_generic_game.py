@@ -130,6 +130,11 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
     html = page(client, seats[0])
     assert 'name="order"' in html and "Write the value of <code>number</code> as JSON" in html
     assert "You may choose from:" in html and "1, 2, 3, 4, 5" in html
+    # the view's other game keys a player writes an order from, readable and escaped
+    also = html.split('class="options order-also"', 1)[1].split("</div>", 1)[0]
+    assert "<dt>can_take</dt>" in also and "<dt>top</dt><dd>5" in also
+    assert "<dt>high</dt><dd>5</dd>" in also and esc("<i>any</i> one") in also
+    assert "<i>" not in also and "<dt>result</dt>" not in also and "<dt>rounds</dt>" not in also
     # not JSON, not the phase's shape, against the rules: each refused next to the box
     for text, message, code in (
         ("three", "the order is not valid JSON", "json/invalid"),
@@ -195,3 +200,23 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
     for url in (f"/matches/{match_id}", dashboard, f"{dashboard}/post", "/"):
         assert client.get(url).status_code == 200, url
     assert "Guess the Number" in page(client, "/")
+
+
+def test_the_shared_view_keys_are_those_view_for_adds(svc: Referee) -> None:
+    """The generic order form shows a view's game keys: all but those every
+    view has (referee.web.game.SHARED_VIEW_KEYS, kept equal to view_for's)."""
+    from referee.ruleset import Viewer
+    from referee.views import view_for
+    from referee.web.game import SHARED_VIEW_KEYS, game_keys
+
+    created = svc.create_match(
+        name="Keys",
+        setup={"top": 5},
+        players=[{"name": "Ann", "garnets": 0}, {"name": "Bob", "garnets": 0}],
+        ruleset=NAME,
+    )
+    svc.open_round(created.match_id)
+    view = view_for(svc.state(created.match_id), Viewer.of_seat(1))
+    own = {"top", "result", "options", "can_take"}  # what Guess.view adds for an acting seat
+    assert set(view) - set(own) == SHARED_VIEW_KEYS - {"seed"}  # the seed: at the end
+    assert set(game_keys(view)) == {"top", "result", "options", "can_take"}

@@ -20,11 +20,6 @@ from .guess_game import registered
 from .web_kit import create_match, page
 
 RULE_ID = re.compile(r"\b[RF]\d+(\.\d+)*\b")
-PLAYERS = [
-    {"seat": 1, "name": "Ana", "garnets": 7},
-    {"seat": 2, "name": "Bo", "garnets": 5},
-    {"seat": 3, "name": "Cy", "garnets": 5},
-]
 
 
 class _Page(HTMLParser):
@@ -154,17 +149,24 @@ def test_the_rules_are_linked_from_the_home_page_and_the_create_page(
 
 
 def test_the_rules_are_linked_from_every_match_page(client: FlaskClient, svc: Referee) -> None:
-    links = create_match(client, "Rules links")
+    links = create_match(client, "Rules links")  # through the create form
     pages = [f"/matches/{links.match_id}", *links.seats.values()]
     for url in pages:
         assert 'href="/games/rocky-river/rules"' in page(client, url), url
-    created = svc.create_match(
-        name="Forks links", setup={}, players=PLAYERS, settings={}, ruleset="forks-2e"
-    )
-    pages = [f"/matches/{created.match_id}"]
-    pages += [f"/play/{token}" for token in created.player_tokens.values()]
-    for url in pages:
-        assert 'href="/games/forks-2e/rules"' in page(client, url), url
+    for game in ruleset_names():  # every registered game's demo match
+        demo = get_ruleset(game).demo(None)
+        created = svc.create_match(
+            name=f"{game} links",
+            setup=demo.setup,
+            players=demo.players,
+            settings=demo.settings,
+            ruleset=game,
+            seed=demo.seed,
+        )
+        pages = [f"/matches/{created.match_id}"]
+        pages += [f"/play/{token}" for token in created.player_tokens.values()]
+        for url in pages:
+            assert f'href="/games/{game}/rules"' in page(client, url), url
 
 
 def test_the_favicon_is_linked_and_served_where_browsers_ask(client: FlaskClient) -> None:
