@@ -191,3 +191,29 @@ def test_the_preview_of_the_last_step_shows_no_discarded_card(seats: int) -> Non
     assert "discarded" not in preview
     assert preview["discarded_count"] == len(after.data["discarded"])
     assert "discarded" in seen(after, Viewer.host(), None)["result"]  # once it has closed
+
+
+def test_candidate_orders_include_legal_swaps_in_draw_steps_only() -> None:
+    """The conformance suite plays what candidate_orders lists: in a draw step
+    with swap that is each keep and two swaps, every one legal; in an invest
+    step each card it may invest; without swap, no swap at all."""
+    swaps = 0
+    for state, step in states(3)[:-1]:
+        assert step is not None
+        seat = step.acting[0]
+        view = seen(state, Viewer.of_seat(seat), step)
+        orders = RULES.candidate_orders(state, step, seat, view)
+        assert orders, step
+        for order in orders:
+            RULES.check_order(state, step, seat, order)  # raises if illegal
+        if step.phase == "draw":
+            assert [o["keep"] for o in orders[:3]] == view["options"]
+            swaps += sum("swap" in o for o in orders)
+        else:
+            assert orders == view["options"]
+    assert swaps == 2 * 12  # two in each of the 12 draw steps
+    state, step = states(3)[0]
+    assert step is not None
+    plain = GameState(state.setup, {**state.settings, "swap": False}, 0, state.data)
+    view = RULES.view(plain, Viewer.of_seat(1), revealed=False, open_step=step)
+    assert all("swap" not in o for o in RULES.candidate_orders(plain, step, 1, view))

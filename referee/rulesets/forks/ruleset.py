@@ -169,6 +169,22 @@ class Forks(Ruleset):
                     result["can_take"] = list(out["can_take"])
         return out
 
+    def candidate_orders(
+        self, state: GameState, step: Step, seat: int, view: Mapping[str, Any]
+    ) -> list[Any]:
+        """A draw step's keep of each drawn card and, with swap, swaps (the first
+        and last drawn card given for the first and last invested card, keeping
+        the card taken and, in the other, a drawn one); an invest step's each card."""
+        options = [str(c) for c in view.get("options") or []]
+        if step.phase != DRAW:
+            return list(options)
+        out: list[Any] = [{"keep": card} for card in options]
+        takes = [str(c) for c in view.get("can_take") or []]
+        if options and takes:
+            out.append({"swap": {"give": options[0], "take": takes[0]}, "keep": takes[0]})
+            out.append({"swap": {"give": options[-1], "take": takes[-1]}, "keep": options[0]})
+        return out
+
     def preview(self, before: GameState, after: GameState) -> Any:
         """The host's preview of closing an invest step with the order it
         entered: with 2 players, closing seat 2's turn reveals the pile's top
