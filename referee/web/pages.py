@@ -24,9 +24,9 @@ from werkzeug.http import dump_cookie
 
 from referee.errors import Problem
 from referee.ruleset import get_ruleset
+from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
-from referee.views import pulse_of_view
 from referee.web.pictures import drawn
 from referee.words import counted, garnets
 
