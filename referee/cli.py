@@ -332,11 +332,12 @@ def bench_cmd(as_json: bool, quick: bool, database_url: str | None, workers: int
     """Measure the engine, the audits, order submissions through a real server
     (`referee serve` on 127.0.0.1, against its own home page) and a match page
     among 10,000 matches, on this machine."""
-    from referee.bench import audit_bench, engine_bench, page_bench, server_bench
+    from referee.bench import audit_bench, engine_bench, page_bench, pulse_bench, server_bench
 
     figures = {
         **server_bench(database_url, workers=workers, seconds=2.0 if quick else 10.0),
         **page_bench(matches=10_000, requests=30 if quick else 100),
+        **pulse_bench(database_url, seconds=6.0 if quick else 20.0),
         **engine_bench(matches=300 if quick else 3000),
         **audit_bench(matches=3 if quick else 20),
     }

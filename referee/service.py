@@ -309,6 +309,16 @@ class Created:
     webhook_secret: str | None = None  # signs the match's webhook requests (issue 14)
 
 
+@dataclass(frozen=True)
+class PulseFacts:
+    """What :meth:`Referee.pulse` reads: the match, its latest round (None before
+    the first) and the seats that have sent an order in that round."""
+
+    match: Match
+    round: Round | None
+    submitted: list[int]
+
+
 @dataclass
 class MatchState:
     """A snapshot of one match as stored: what views and posts are made from."""
@@ -491,6 +501,33 @@ class Referee:
         if self._due(state.match, state.open_round) and self.close_if_due(match_id):
             state = self._read_state(match_id)
         return state
+
+    def pulse(self, match_id: str) -> PulseFacts:
+        """The few public facts a page polls to see that the match moved on
+        (:func:`referee.views.pulse_for`): the match's row, its latest round and
+        who has sent an order in it (the seats, never the orders). Two primary-key
+        reads and one indexed one; no replay, no view. Closes the round first if
+        its deadline has passed, as :meth:`state` does."""
+        facts = self._read_pulse(match_id)
+        if self._due(facts.match, facts.round) and self.close_if_due(match_id):
+            facts = self._read_pulse(match_id)
+        return facts
+
+    def _read_pulse(self, match_id: str) -> PulseFacts:
+        with read(self.engine) as session:
+            match = session.get(Match, match_id)
+            if match is None:
+                raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
+            rnd = self._current(session, match)
+            submitted: list[int] = []
+            if rnd is not None:
+                seats = session.exec(
+                    select(Order.seat)
+                    .where(Order.match_id == match_id, Order.round_number == rnd.number)
+                    .order_by(col(Order.seat))
+                )
+                submitted = [int(s) for s in seats]
+            return PulseFacts(match, rnd, submitted)
 
     def _read_state(self, match_id: str) -> MatchState:
         with read(self.engine) as session:

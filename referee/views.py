@@ -35,7 +35,14 @@ from typing import Any
 from referee.errors import RuleError
 from referee.models import Round
 from referee.ruleset import GameState, Step, Viewer
-from referee.service import SERVICE_SETTINGS, MatchState, Preview, canonical_json, step_of
+from referee.service import (
+    SERVICE_SETTINGS,
+    MatchState,
+    Preview,
+    PulseFacts,
+    canonical_json,
+    step_of,
+)
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -125,6 +132,84 @@ def view_version(view: dict[str, Any]) -> str:
     content = {k: v for k, v in view.items() if k != "version"}
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# ---- the pulse: what a page polls to follow the match live (issue 24) --------------
+
+
+def pulse_for(facts: PulseFacts) -> dict[str, Any]:
+    """The match's pulse from the few rows :meth:`referee.service.Referee.pulse`
+    reads: public facts only, the same for every viewer. Equal, byte for byte,
+    to :func:`pulse_of_view` of any view of the match at that moment."""
+    rnd = facts.round
+    step = None
+    if rnd is not None:
+        step = {
+            "number": rnd.number,
+            "phase": rnd.phase,
+            "title": rnd.title,
+            "acting": list(rnd.acting or ()),
+            "status": rnd.status,
+            "deadline": _iso(rnd.deadline),
+            "deadline_changes": rnd.deadline_changes,
+            "submitted": sorted(facts.submitted),
+        }
+    match = facts.match
+    return _pulse(match.id, step, match.paused_at is not None, match.finished, match.revealed)
+
+
+def pulse_of_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The pulse of the match a view shows, from the view's public part (its
+    current round, paused, finished, revealed): a page renders it so that its
+    first poll is answered "not modified" unless the match moved on since."""
+    step = None
+    if view["current_round"]:
+        r = view["rounds"][view["current_round"] - 1]
+        step = {k: r[k] for k in PULSE_STEP_KEYS}
+    return _pulse(view["id"], step, view["paused"], view["finished"], view["revealed"])
+
+
+# what the pulse tells of the latest step: all public in every view (R11)
+PULSE_STEP_KEYS = (
+    "number",
+    "phase",
+    "title",
+    "acting",
+    "status",
+    "deadline",
+    "deadline_changes",
+    "submitted",
+)
+
+
+def _pulse(
+    match_id: str, step: dict[str, Any] | None, paused: bool, finished: bool, revealed: bool
+) -> dict[str, Any]:
+    """The pulse's JSON object and, as ``pulse``, a digest of the rest (its ETag).
+
+    Only facts every viewer may see, and only those that move when a page
+    should change for someone: a step opening or closing, an order arriving
+    (who, never what: a replaced order changes nothing here), the deadline
+    moving, a pause, the end, the reveal. Never Match.version (every order,
+    a replaced one too, bumps it) nor anything computed from an order's content.
+    A later public fact (per-seat clocks' banks, say) goes beside ``step``."""
+    open_step = step is not None and step["status"] == "open" and not finished
+    body: dict[str, Any] = {
+        "match": match_id,
+        "step": step,
+        # the seats the open step still waits for (its acting seats without an order)
+        "waiting": (
+            [s for s in step["acting"] if s not in step["submitted"]]
+            if step is not None and open_step
+            else []
+        ),
+        "paused": paused,
+        "finished": finished,
+        "revealed": revealed,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    body["pulse"] = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return body
 
 
 def _orders(state: MatchState, viewer: Viewer) -> dict[str, dict[str, Any]]:

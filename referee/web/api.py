@@ -31,7 +31,7 @@ from referee.ruleset import (
     ruleset_named_in,
     ruleset_names,
 )
-from referee.views import preview_for, view_for
+from referee.views import preview_for, pulse_for, view_for
 from referee.web import referee
 from referee.web.common import base_url, check_post_format, check_text, parse_deadline
 
@@ -340,6 +340,22 @@ def create_match() -> tuple[Response, int]:
 @bp.get("/matches/<match_id>")
 def public_view(match_id: str) -> Response:
     return jsonify(view_for(referee().state(match_id), Viewer.public()))
+
+
+@bp.get("/matches/<match_id>/pulse")
+def pulse(match_id: str) -> Response:
+    """The match's pulse (issue 24): a few hundred bytes of public facts that
+    pages poll every few seconds to follow the match live, with a strong ETag
+    (answered 304 to If-None-Match) and ``Cache-Control: no-cache``. See
+    :func:`referee.views.pulse_for`; counted by ``RATELIMIT_PULSE``."""
+    body = pulse_for(referee().pulse(match_id))
+    resp = current_app.response_class(
+        json.dumps(body, separators=(",", ":")) + "\n", mimetype="application/json"
+    )
+    resp.set_etag(body["pulse"])
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.make_conditional(request)
+    return resp
 
 
 @bp.get("/matches/<match_id>/me")

@@ -24,6 +24,7 @@ from werkzeug.http import dump_cookie
 
 from referee.errors import Problem
 from referee.ruleset import get_ruleset
+from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
 from referee.web.pictures import drawn
@@ -371,6 +372,17 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
         "game": game,
     }
     context.update(game.page_context(view, context))
+    # following the match live (issue 24, templates/public/_live.html): the pulse
+    # the page shows, and whether its seat acts in the open step and owes an order
+    context["pulse"] = pulse_of_view(view)
+    me = view["viewer"].get("seat")
+    context["your_turn"] = bool(
+        view["viewer"]["kind"] == "seat"
+        and open_round is not None
+        and not view["finished"]
+        and me in open_round["acting"]
+        and me not in open_round["submitted"]
+    )
     # orders and their refusals in the player's words (templates pass it to order_text)
     context["words"] = PageWords(game, context)
     return context

@@ -50,6 +50,13 @@ season), see :mod:`referee.web.signups`.
 
 Drawing a PNG picture counts towards ``RATELIMIT_PICTURES`` (default 60 a
 minute per address; an answer 304 "not modified" is free).
+
+A match's pulse (``GET /api/matches/<id>/pulse``, issue 24), which every open
+match page polls every 2 seconds, has its own count, ``RATELIMIT_PULSE``
+(default 600 a minute per address: 20 pages open at once behind one address,
+a household or a club behind one router; 304 answers count too, each is a few
+reads): it never touches the counts meant for failed links or writes, and a
+flood of it is still bounded.
 """
 
 from __future__ import annotations
@@ -65,16 +72,19 @@ from flask_limiter.util import get_remote_address
 DEFAULT_FAILED_TOKENS = "20 per minute"
 DEFAULT_CREATE_FORM = "10 per minute"
 DEFAULT_PICTURES = "60 per minute"
+DEFAULT_PULSE = "600 per minute"
 FAILED_STATUSES = frozenset({401, 403, 404})
 SCOPE = "failed-token-attempts"
 EXTENSION = "referee_limiter"
 CREATE_FORMS = frozenset({"public.new_match", "seasons.new"})  # one count for both
 PNG_PICTURES = frozenset({"pictures.png"})  # every picture of every game, as PNG
+PULSE = "api.pulse"
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_FAILED_TOKENS": DEFAULT_FAILED_TOKENS,
     "RATELIMIT_CREATE_FORM": DEFAULT_CREATE_FORM,
     "RATELIMIT_PICTURES": DEFAULT_PICTURES,
+    "RATELIMIT_PULSE": DEFAULT_PULSE,
     # calendar feeds (issue 14): apps poll them, at most about once an hour each
     "RATELIMIT_CALENDARS": "120 per minute",
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -111,6 +121,10 @@ def _not_an_admin_key_attempt() -> bool:
     """Only a create-form POST (of a match or a season) on a server with an
     admin key tries a key."""
     return _not_a_create_post() or not current_app.config.get("ADMIN_KEY")
+
+
+def _not_a_pulse() -> bool:
+    return request.endpoint != PULSE
 
 
 def _not_a_png() -> bool:
@@ -175,6 +189,12 @@ def init_limiter(app: Flask, blueprints: dict[str, Any]) -> Limiter:
     failed_attempts()(blueprints["host"])
     failed_attempts()(blueprints["player"])
     failed_attempts(_api_without_token)(blueprints["api"])
+    limiter.shared_limit(  # pages poll it: its own count, 304s included (issue 24)
+        _configured("RATELIMIT_PULSE"),
+        scope="pulse",
+        exempt_when=_not_a_pulse,
+        error_message=busy_message,
+    )(blueprints["api"])
     failed_attempts(_api_without_token)(blueprints["season_api"])
     failed_attempts(_no_season_token)(blueprints["seasons"])
     failed_attempts(_not_an_admin_key_attempt)(blueprints["public"])

@@ -56,7 +56,7 @@ HOST_ONLY_API = {
     ("PUT", "/schedule"),
 }
 TOKEN_API = {("GET", "/me"), ("PUT", "/orders"), ("PUT", "/email")}
-PUBLIC_API = {("GET", ""), ("GET", "/post")}
+PUBLIC_API = {("GET", ""), ("GET", "/post"), ("GET", "/pulse")}
 
 
 # ---- helpers --------------------------------------------------------------------
