@@ -267,9 +267,7 @@ def _turn_opened(view: dict[str, Any], targets: Targets, rnd: dict[str, Any]) ->
     subject = f"Your turn: {_name(view)} \N{EM DASH} {title}"
     out = []
     if seat in targets.emails:
-        out.append(
-            _email(view, targets, "round_opened", seat, subject, text, whole_subject=True)
-        )
+        out.append(_email(view, targets, "round_opened", seat, subject, text, whole_subject=True))
     url = match_url(targets, view)
     player = _player(view, seat)
     out += _webhook(
