@@ -52,7 +52,7 @@ KEYS = {
 T0 = datetime(2026, 5, 2, 18, 30, 5, 868338, tzinfo=UTC)
 
 # the newest schema revision (referee/migrations/versions)
-HEAD = "0007"
+HEAD = "0009"
 
 
 def sha256(text: str) -> str:
@@ -185,7 +185,8 @@ def released_rows() -> dict[str, list[dict[str, Any]]]:
 def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """What revisions 0002, 0003 and 0005 must make of ``rows`` (the rules the
     migrations' briefs state; 0003 adds each round's ``deadline_changes``, 0;
-    0005 each order's ``refused``, NULL: every stored order was used)."""
+    0005 each order's ``refused``, NULL: every stored order was used; 0009 each
+    round's ``remind_at``, NULL: these matches have no reminder settings)."""
     seats: dict[str, list[int]] = {}
     for s in rows["seat"]:
         seats.setdefault(s["match_id"], []).append(s["seat"])
@@ -205,6 +206,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
                 "title": titles.get(r["number"], f"Rafting {r['number'] - 2}"),
                 "acting": sorted(seats[r["match_id"]]),
                 "deadline_changes": 0,
+                "remind_at": None,
             }
             for r in rows["round"]
         ],
