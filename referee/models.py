@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -49,6 +49,13 @@ class Seat(SQLModel, table=True):
 
 
 class Round(SQLModel, table=True):
+    # the sweep's two questions, index-backed (issue 24): which open rounds are past
+    # their deadline, and which are due a reminder
+    __table_args__ = (
+        Index("ix_round_status_deadline", "status", "deadline"),
+        Index("ix_round_status_remind_at", "status", "remind_at"),
+    )
+
     match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
     number: int = Field(primary_key=True)
     phase: str = Field(max_length=40)
@@ -63,6 +70,10 @@ class Round(SQLModel, table=True):
     # how often the deadline moved once the round opened (the host, a resume): calendar
     # events' SEQUENCE (issue 14); public, like the deadline itself
     deadline_changes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # when the next reminder of this open round is due (None: none; always None once
+    # closed or while paused): referee.notify.reminders. Whatever sets ``deadline``
+    # sets this too (Referee._set_deadline)
+    remind_at: datetime | None = None
     # the ruleset's full result after this round (all closed rounds); views filter it
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
@@ -128,6 +139,8 @@ class Message(SQLModel, table=True):
     ``referee notify`` (see :mod:`referee.notify.outbox`)."""
 
     __tablename__ = "outbox"
+    # a sender's question (referee.notify.outbox._claim_one): pending and due
+    __table_args__ = (Index("ix_outbox_status_due_at", "status", "due_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: str = Field(foreign_key="match.id", index=True, max_length=32)

@@ -60,6 +60,7 @@ from referee.notify.checks import (
     schedule_settings,
 )
 from referee.notify.config import NotifyConfig
+from referee.notify.reminders import next_reminder
 from referee.orderschema import check_against_schema
 from referee.ruleset import DEFAULT_RULESET, GameState, Ruleset, Setup, Step, get_ruleset
 from referee.text import check_text
@@ -854,8 +855,8 @@ class Referee:
             acting=list(step.acting),
             status="open",
             opened_at=now,
-            deadline=deadline,
         )
+        self._set_deadline(session, rnd, deadline)
         match.rounds_opened = number
         match.version += 1
         session.add(rnd)
@@ -934,6 +935,25 @@ class Referee:
         hours = match.settings.get("deadline_hours", 0)
         return now + timedelta(hours=hours) if hours else None
 
+    @staticmethod
+    def _set_deadline(session: Session, rnd: Round, deadline: datetime | None) -> None:
+        """Set an open round's deadline, and with it when its next reminder is due
+        (``remind_at``, what the sweep reads: :mod:`referee.notify.reminders`).
+        Every change of ``Round.deadline`` goes through here (or, outside an ORM
+        session, must set ``remind_at`` the same way)."""
+        rnd.deadline = deadline
+        settings = session.get(MatchNotify, rnd.match_id)
+        leads = settings.remind_before_hours if settings is not None else None
+        rnd.remind_at = next_reminder(deadline, rnd.opened_at, leads)
+        session.add(rnd)
+
+    def _refresh_reminder(self, session: Session, match: Match) -> None:
+        """After a match's reminder settings changed (an address given, lead
+        times set): the open round's next reminder, again (none while paused)."""
+        rnd = self._current(session, match)
+        if rnd is not None and rnd.status == "open" and match.paused_at is None:
+            self._set_deadline(session, rnd, rnd.deadline)
+
     def extend_deadline(self, match_id: str, deadline: datetime | None) -> Round:
         """Set the open round's deadline (later or earlier, but in the future), or none."""
         now = self.clock()
@@ -944,7 +964,9 @@ class Referee:
                 deadline = self._deadline(match, now, deadline)
             if deadline != rnd.deadline:
                 rnd.deadline_changes += 1
-            rnd.deadline = deadline
+            self._set_deadline(session, rnd, deadline)
+            if match.paused_at is not None:
+                rnd.remind_at = None  # set again by resume
             match.version += 1
             session.add_all([rnd, match])
             return rnd
@@ -960,6 +982,10 @@ class Referee:
             match.paused_at = self.clock()
             match.version += 1
             session.add(match)
+            rnd = self._current(session, match)
+            if rnd is not None and rnd.remind_at is not None:
+                rnd.remind_at = None  # no reminders while paused: resume sets it again
+                session.add(rnd)
 
     def resume(self, match_id: str) -> None:
         """Start the clock again; the open round's deadline moves by the time paused."""
@@ -970,9 +996,8 @@ class Referee:
                 raise RuleError.single("match/not_paused", "the match is not paused")
             rnd = self._current(session, match)
             if rnd is not None and rnd.status == "open" and rnd.deadline is not None:
-                rnd.deadline = rnd.deadline + (now - match.paused_at)
+                self._set_deadline(session, rnd, rnd.deadline + (now - match.paused_at))
                 rnd.deadline_changes += 1
-                session.add(rnd)
             match.paused_at = None
             match.version += 1
             session.add(match)
@@ -1406,6 +1431,7 @@ class Referee:
         rnd.status = "closed"
         rnd.closed_at = now
         rnd.closed_by = by
+        rnd.remind_at = None
         after = GameState(state.setup, match.settings, rnd.number, rnd.result)
         if state.ruleset.next_step(after) is None:
             match.finished = True
@@ -1624,6 +1650,8 @@ class Referee:
             contact.updated_at = self.clock()
             match.version += 1
             session.add_all([contact, match])
+            session.flush()
+            self._refresh_reminder(session, match)  # the lead times may be new
 
     def unsubscribe_target(self, key: str) -> tuple[str, int] | None:
         """The (match, seat) an unsubscribe key is of, changing nothing (None:
@@ -1729,7 +1757,12 @@ class Referee:
         shortest lead time already reached (one the round was not open for is
         skipped: a 12-hour round gets no 24-hour reminder); each at most once
         per round, deadline and lead time. Safe from several processes at once
-        (each match is locked while its reminders are written)."""
+        (each match is locked while its reminders are written).
+
+        Reads only the rounds whose next reminder has come (``Round.remind_at``,
+        indexed with the status): the cost follows the reminders due, not the
+        number of live matches (issue 24). Each one looked at gets its next
+        reminder time, later than now (or none)."""
         now = self.clock()
         with read(self.engine) as session:
             rows = list(
@@ -1737,7 +1770,8 @@ class Referee:
                     select(Round, MatchNotify.remind_before_hours)
                     .join(Match, col(Match.id) == col(Round.match_id))
                     .join(MatchNotify, col(MatchNotify.match_id) == col(Round.match_id))
-                    .where(Round.status == "open", col(Round.deadline) > now)
+                    .where(Round.status == "open", col(Round.remind_at) <= now)
+                    .where(col(Round.deadline) > now)
                     .where(col(Match.paused_at).is_(None), col(Match.finished).is_(False))
                 )
             )
@@ -1749,38 +1783,48 @@ class Referee:
                 for h in leads
                 if rnd.opened_at <= rnd.deadline - timedelta(hours=float(h)) <= now
             ]
-            if not due:
-                continue
-            lead = min(due)
+            lead = min(due) if due else None
             queued += self._queue_reminder(rnd.match_id, rnd.number, rnd.deadline, lead, now)
         return queued
 
     def _queue_reminder(
-        self, match_id: str, number: int, deadline: datetime, lead: float, now: datetime
+        self, match_id: str, number: int, deadline: datetime, lead: float | None, now: datetime
     ) -> int:
         """Queue one round's reminders of one lead time, unless they were queued
         before (for any deadline of the round: a moved deadline does not repeat
-        a reminder already sent; one dropped because the deadline moved before
-        it went out is queued again for the new one)."""
-        # reminder:<match>:<round>:<lead>:<deadline, epoch seconds>[:seat N | :webhook]
-        lead_key = f"reminder:{match_id}:{number}:{lead:g}:"
-        key = f"{lead_key}{int(deadline.timestamp())}"
+        a reminder already sent; one for an earlier deadline still waiting to go
+        out is dropped by the sender, so it is queued again for the new one);
+        then set the round's next reminder time, after ``now``."""
         with transaction(self.engine) as session:
             match = self._lock(session, match_id)
             rnd = self._current(session, match)
             if rnd is None or rnd.number != number or rnd.status != "open":
                 return 0
             if rnd.deadline != deadline or match.paused_at is not None:
+                return 0  # moved meanwhile: whoever moved it set remind_at
+            settings = session.get(MatchNotify, match_id)
+            leads = settings.remind_before_hours if settings is not None else None
+            rnd.remind_at = next_reminder(deadline, rnd.opened_at, leads, after=now)
+            session.add(rnd)
+            if lead is None:
                 return 0
-            done = session.exec(
-                select(Message.id).where(
+            # reminder:<match>:<round>:<lead>:<deadline, epoch seconds>[:seat N | :webhook]
+            lead_key = f"reminder:{match_id}:{number}:{lead:g}:"
+            key = f"{lead_key}{int(deadline.timestamp())}"
+            earlier = session.exec(
+                select(Message.dedup_key, Message.status).where(
                     Message.match_id == match_id,
                     col(Message.dedup_key).startswith(lead_key),
                     Message.status != "skipped",
                 )
-            ).first()
+            ).all()
+            # a pending one of another deadline will be skipped when claimed
+            done = any(
+                status != "pending" or (dedup or "").startswith(f"{key}:")
+                for dedup, status in earlier
+            )
             targets = self._targets(session, match_id)
-            if done is not None or targets is None:
+            if done or targets is None:
                 return 0
             view = self._public_view(self._load(session, match))
             left = (deadline - now).total_seconds() / 3600

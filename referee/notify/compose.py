@@ -9,7 +9,11 @@ asks for it again on the public match page, see :func:`link_again`).
 - E-mail goes to a seat's address (unless it unsubscribed): ``match_created``
   (its link), ``round_opened`` and ``reminder`` (to the seats that act in the
   round; the reminder only to those that have sent nothing), ``round_closed``
-  (the public result) and ``match_ended``.
+  (the public result) and ``match_ended``. A step one seat acts in (a turn)
+  is that seat's turn: its ``round_opened`` says so ("Your turn: ..."), and the
+  step's close e-mails no one (the next seat's turn e-mail follows; the webhook
+  and the match page tell everyone), so a long turn-based match sends a seat
+  an e-mail per turn of its own, not one per step (docs/notifications.md).
 - The match's webhook gets every event, public information only. Its JSON has
   ``content`` (Discord) and ``text`` (Slack), plus ``event``, ``match_id``,
   ``url`` and ``delivery`` (the message's id, the same on a retry). Discord is
@@ -106,7 +110,11 @@ def _email(
     subject: str,
     text: str,
     dedup_key: str | None = None,
+    *,
+    whole_subject: bool = False,
 ) -> Outgoing:
+    """``subject`` follows the match's name unless ``whole_subject`` (then it
+    names the match itself); on one line either way (no header injection)."""
     address, key = targets.emails[seat]
     body = (
         f"Hello {_player(view, seat)},\n\n{text.rstrip()}\n\n{_signature(view, targets, seat, key)}"
@@ -116,7 +124,7 @@ def _email(
         event,
         seat,
         address,
-        one_line(f"{_name(view)}: {subject}")[:300],
+        one_line(subject if whole_subject else f"{_name(view)}: {subject}")[:300],
         body,
         new_message_id(),
         None if dedup_key is None else f"{dedup_key}:seat{seat}",
@@ -214,9 +222,16 @@ def match_created(view: dict[str, Any], targets: Targets, links: dict[int, str])
     return out
 
 
+def is_turn(rnd: dict[str, Any]) -> bool:
+    """Whether a step is one seat's turn (one seat acts in it)."""
+    return len(rnd["acting"]) == 1
+
+
 def round_opened(view: dict[str, Any], targets: Targets, number: int) -> list[Outgoing]:
     rnd = _round(view, number)
     title = one_line(rnd["title"])
+    if is_turn(rnd):
+        return _turn_opened(view, targets, rnd)
     text = (
         f'{title} (round {number}) of "{_name(view)}" is open. {_closes(rnd)}\n\n'
         f"Send your order on your own page (the private link from your first e-mail "
@@ -235,6 +250,34 @@ def round_opened(view: dict[str, Any], targets: Targets, number: int) -> list[Ou
         f"{_MD.bold(_MD.esc(view['name']))}: {title} is open. {_closes(rnd)} {url}",
         f'"{_name(view)}": {title} is open. {_closes(rnd)} {url}',
         _round_extra(rnd),
+    )
+    return out
+
+
+def _turn_opened(view: dict[str, Any], targets: Targets, rnd: dict[str, Any]) -> list[Outgoing]:
+    """A one-seat step: "your turn" to that seat; the webhook names whose turn."""
+    seat = rnd["acting"][0]
+    number = rnd["number"]
+    title = one_line(rnd["title"])
+    text = (
+        f'It is your turn in "{_name(view)}": {title} (step {number}). {_closes(rnd)}\n\n'
+        f"The other players wait for you. Send your order on your own page (the private "
+        f"link from your first e-mail about this match)."
+    )
+    subject = f"Your turn: {_name(view)} \N{EM DASH} {title}"
+    out = []
+    if seat in targets.emails:
+        out.append(_email(view, targets, "round_opened", seat, subject, text, whole_subject=True))
+    url = match_url(targets, view)
+    player = _player(view, seat)
+    out += _webhook(
+        view,
+        targets,
+        "round_opened",
+        f"{_MD.bold(_MD.esc(view['name']))}: {_MD.esc(player)}'s turn: {_MD.esc(title)}. "
+        f"{_closes(rnd)} {url}",
+        f'"{_name(view)}": {player}\'s turn: {title}. {_closes(rnd)} {url}',
+        {**_round_extra(rnd), "turn_of": seat},
     )
     return out
 
@@ -308,9 +351,11 @@ def round_closed(view: dict[str, Any], targets: Targets, number: int, post: str)
     title = one_line(rnd["title"])
     how = _CLOSED_BY.get(str(rnd.get("closed_by")), "")
     text = f'{title} (round {number}) of "{_name(view)}" has closed {how}.\n\n{plain(post).strip()}'
+    # a turn's close e-mails no one: the next turn's e-mail follows (see the top)
     out = [
         _email(view, targets, "round_closed", seat, f"{title} has closed", text)
         for seat in sorted(targets.emails)
+        if not is_turn(rnd)
     ]
     url = match_url(targets, view)
     out += _webhook(

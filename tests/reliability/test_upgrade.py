@@ -52,7 +52,7 @@ KEYS = {
 T0 = datetime(2026, 5, 2, 18, 30, 5, 868338, tzinfo=UTC)
 
 # the newest schema revision (referee/migrations/versions)
-HEAD = "0007"
+HEAD = "0009"
 
 
 def sha256(text: str) -> str:
@@ -185,7 +185,8 @@ def released_rows() -> dict[str, list[dict[str, Any]]]:
 def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """What revisions 0002, 0003 and 0005 must make of ``rows`` (the rules the
     migrations' briefs state; 0003 adds each round's ``deadline_changes``, 0;
-    0005 each order's ``refused``, NULL: every stored order was used)."""
+    0005 each order's ``refused``, NULL: every stored order was used; 0009 each
+    round's ``remind_at``, NULL: these matches have no reminder settings)."""
     seats: dict[str, list[int]] = {}
     for s in rows["seat"]:
         seats.setdefault(s["match_id"], []).append(s["seat"])
@@ -205,6 +206,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
                 "title": titles.get(r["number"], f"Rafting {r['number'] - 2}"),
                 "acting": sorted(seats[r["match_id"]]),
                 "deadline_changes": 0,
+                "remind_at": None,
             }
             for r in rows["round"]
         ],
@@ -489,3 +491,46 @@ def test_the_migration_and_the_restore_title_rounds_alike() -> None:
     expected = ["Draft", "Mapping", *(f"Rafting {n}" for n in range(1, 11))]
     assert [migration.rocky_river_title(n) for n in range(1, 13)] == expected
     assert [_version_1_round_title(n) for n in range(1, 13)] == expected
+
+
+def test_0009_sets_the_next_reminder_of_open_rounds_with_reminder_settings(
+    released_db: sa.Engine,
+) -> None:
+    """0009 fills ``remind_at`` of each open round whose match has lead times
+    (its deadline less the longest lead time the round was open for); others
+    stay NULL."""
+    engine = released_db
+    command.upgrade(alembic_config(engine), "0007")
+    opened = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    deadline = opened + timedelta(hours=30)
+    meta = sa.MetaData()
+    with engine.begin() as conn:
+        meta.reflect(conn, only=["round", "match_notify"])
+        rounds = meta.tables["round"]
+        open_round = conn.execute(
+            sa.select(rounds.c.match_id, rounds.c.number).where(rounds.c.status == "open")
+        ).first()
+        assert open_round is not None
+        conn.execute(
+            rounds.update()
+            .where(rounds.c.match_id == open_round.match_id)
+            .where(rounds.c.number == open_round.number)
+            .values(opened_at=opened, deadline=deadline)
+        )
+        conn.execute(
+            sa.insert(meta.tables["match_notify"]),
+            [
+                {
+                    "match_id": open_round.match_id,
+                    "base_url": "https://referee.example.org",
+                    "remind_before_hours": [48, 24, 2],
+                }
+            ],
+        )
+    migrate(engine)
+    with Session(engine) as session:
+        found = {(r.match_id, r.number): r.remind_at for r in session.exec(select(Round))}
+    assert naive(found.pop((open_round.match_id, open_round.number))) == naive(
+        deadline - timedelta(hours=24)
+    )
+    assert set(found.values()) == {None}
