@@ -121,7 +121,7 @@ def test_a_host_entered_draw_order_is_read_not_checked_against_the_draw() -> Non
     with pytest.raises(RuleError) as exc:
         RULES.check_order(state, step, 2, {"keep": other})
     assert exc.value.codes == ["keep/not_drawn"]
-    # what the host sees is checked now: the swap's taken card is invested
+    # the order itself is checked now; a taken card not invested only at the close
     invested = state.data["investment"]
     nowhere = next(c for c in ("needle-3", "needle-4", "needle-5") if c not in invested)
     with pytest.raises(RuleError) as exc:
@@ -129,10 +129,10 @@ def test_a_host_entered_draw_order_is_read_not_checked_against_the_draw() -> Non
             host, step, 2, {"keep": other, "swap": {"give": other, "take": nowhere}}
         )
     assert exc.value.codes == ["keep/given"]
+    bad_take = {"keep": drawn[0], "swap": {"give": drawn[1], "take": nowhere}}
+    assert RULES.check_entered_order(host, step, 2, bad_take) == bad_take
     with pytest.raises(RuleError) as exc:
-        RULES.check_entered_order(
-            host, step, 2, {"keep": drawn[0], "swap": {"give": other, "take": nowhere}}
-        )
+        RULES.check_order(state, step, 2, bad_take)
     assert exc.value.codes == ["swap/take_not_invested"]
     with pytest.raises(RuleError) as exc:
         RULES.check_entered_order(host, step, 3, {"keep": drawn[0]})

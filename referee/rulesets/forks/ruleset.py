@@ -117,23 +117,19 @@ class Forks(Ruleset):
         self, host_view: Mapping[str, Any], step: Step, seat: int, order: Any
     ) -> Any:
         """K11: the host never sees the cards drawn in an open draw step, so a
-        draw order it enters is read (its shape, its cards, the swap variant)
-        and a swap's taken card checked against the investment, which is
-        public; whether the other cards were drawn is checked at the close. An
-        invest step's options (the cards passed, the hand) are in the host's
-        view once the draw step has closed, so it is checked in full now."""
+        draw order it enters is only read (its shape, its cards, the swap
+        variant); whether its cards were drawn, and whether a swap's taken card
+        is invested, are checked at the close. The investment is public, but
+        it starts from the seed (K3): answering a take from it in the first
+        step would make the host's answers follow the seed, which the
+        conformance suite forbids for every game, so the close checks it with
+        the rest. An invest step's options (the cards passed, the hand) are in
+        the host's view once the draw step has closed, so it is checked in full now."""
         _acting(step, seat)
         settings = host_view["settings"]
         result = host_view["result"]
         if step.phase == DRAW:
-            draw = read_draw(order, swap_allowed=bool(settings.get("swap")))
-            if draw.take is not None and draw.take not in result["investment"]:
-                raise RuleError.single(
-                    "swap/take_not_invested",
-                    f"{draw.take} is not invested now: take one of the invested cards",
-                    "swap",
-                )
-            return draw.as_json()
+            return read_draw(order, swap_allowed=bool(settings.get("swap"))).as_json()
         card = read_invest(order)
         merge = bool(settings.get("merge"))
         return check_invest(card, options_of(result, seat), merge=merge)
