@@ -36,6 +36,7 @@ RESERVED = frozenset(
         "name",
         "players",
         "deadline_hours",
+        "deadline_unit",
         "close_early",
         "admin_key",
         "create",
@@ -62,7 +63,14 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
 
     game = HiddenField()
     name = StringField("Match name", filters=[strip])
-    deadline_hours = StringField("Deadline of each round, in hours", default="48", filters=[strip])
+    deadline_hours = StringField("Deadline of each round", default="48", filters=[strip])
+    # issue 24: short steps (a match in one sitting) as well as steps of hours or days
+    deadline_unit = SelectField(
+        "Unit of the deadline",
+        choices=[("minutes", "minutes"), ("hours", "hours"), ("days", "days")],
+        default="hours",
+        validate_choice=False,  # an unknown unit is refused by name (deadline_hours_of)
+    )
     # issue 23: ticked by default, with the 48-hour deadline above, so that a
     # first match runs to its result without its host
     close_early = BooleanField(

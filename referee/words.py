@@ -1,7 +1,9 @@
 """Numbers in people's words, one function for every page, post and e-mail
 (issue 23: "1 garnets" was printed wherever a count was): ``garnets(1)`` is
 "1 garnet", ``garnets(3)`` "3 garnets", ``garnets(2, signed=True)`` "+2
-garnets". Templates call it as the ``garnets`` filter (``{{ n|garnets }}``)."""
+garnets". Templates call it as the ``garnets`` filter (``{{ n|garnets }}``);
+``duration(hours)`` says a step's deadline as a person would ("10 minutes",
+"48 hours", "1 hour 30 minutes"), the ``duration`` filter (issue 24: short steps)."""
 
 from __future__ import annotations
 
@@ -17,3 +19,17 @@ def counted(count: int, one: str, many: str | None = None, *, signed: bool = Fal
 def garnets(count: int, *, signed: bool = False) -> str:
     """A number of garnets in words: "1 garnet", "0 garnets", "+2 garnets"."""
     return counted(count, "garnet", signed=signed)
+
+
+def duration(hours: float) -> str:
+    """A length of time given in hours, in words: whole minutes under an hour
+    ("10 minutes"), whole hours as hours ("48 hours", so a 2-day deadline reads
+    as the host typed it in hours), else hours and minutes ("1 hour 30 minutes").
+    Seconds are rounded to the nearest minute, and at least 1 minute is said."""
+    minutes = max(1, round(float(hours) * 60))
+    whole, rest = divmod(minutes, 60)
+    if not whole:
+        return counted(rest, "minute")
+    if not rest:
+        return counted(whole, "hour")
+    return f"{counted(whole, 'hour')} {counted(rest, 'minute')}"

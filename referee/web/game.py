@@ -64,6 +64,7 @@ from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.orderschema import check_against_schema
 from referee.ruleset import Phase, Ruleset, Setting
+from referee.words import duration
 
 __all__ = ["GameWeb", "JsonOrder", "OrderForm", "SetupRead", "read_settings", "web_for"]
 
@@ -240,7 +241,7 @@ class GameWeb:
         """The match's settings in words, one clause each."""
         settings = view.get("settings") or {}
         hours = settings.get("deadline_hours")
-        clauses = [f"deadline {hours} hours per round" + ("" if hours else " (no deadline)")]
+        clauses = [f"deadline {duration(hours)} per round" if hours else "no deadline"]
         clauses += self.game_settings_summary(settings)
         if settings.get("close_early"):
             clauses.append(self.close_early_text)

@@ -28,7 +28,7 @@ from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
 from referee.web.pictures import drawn
-from referee.words import counted, garnets
+from referee.words import counted, duration, garnets
 
 __all__ = [
     "KEPT_KEYS",
@@ -58,6 +58,7 @@ def template_helpers(app: Flask) -> None:
     app.add_template_global(signed)
     app.add_template_filter(garnets, "garnets")  # "1 garnet", "+2 garnets" (referee.words)
     app.add_template_filter(counted, "counted")
+    app.add_template_filter(duration, "duration")  # "10 minutes", "48 hours"
     app.add_template_filter(utc, "utc")
     app.add_template_filter(utc_text, "utc_text")
     app.add_template_filter(relative, "relative")
@@ -297,6 +298,25 @@ def typed_number(text: str | None, default: int | float | str) -> int | float | 
         return float(text)
     except ValueError:
         return text
+
+
+# the create form's units of a step's deadline (issue 24: steps of minutes for
+# matches played in one sitting), in hours each
+DEADLINE_UNITS = {"minutes": 1 / 60, "hours": 1.0, "days": 24.0}
+
+
+def deadline_hours_of(text: str | None, unit: str | None) -> int | float | str:
+    """A create form's deadline in hours, from the number typed and its unit
+    (minutes, hours or days; hours when the form sent none); what was typed
+    when it is not a number, so the service names it in its refusal."""
+    typed = typed_number(text, 0)
+    factor = DEADLINE_UNITS.get(unit or "hours")
+    if factor is None:  # not a unit the form offers: refused, naming what was sent
+        return f"{(text or '').strip()[:20]} {unit[:20] if unit else ''}"
+    if isinstance(typed, str):
+        return typed
+    hours = typed * factor
+    return int(hours) if float(hours).is_integer() else hours
 
 
 def form_problems(form: Any) -> list[Problem]:

@@ -53,6 +53,7 @@ from referee.web.calendars import feed_links
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import (
+    deadline_hours_of,
     form_problems,
     group_problems,
     keep_in_session,
@@ -276,7 +277,7 @@ def new_match() -> ResponseReturnValue:
     players = create.players(form)
     notify, unread_notify = _notify_of(form, create.emails(form) if _mail_enabled() else {})
     settings: dict[str, Any] = {
-        "deadline_hours": typed_number(form.deadline_hours.data, 0),
+        "deadline_hours": deadline_hours_of(form.deadline_hours.data, form.deadline_unit.data),
         "close_early": bool(form.close_early.data),
     }
     game_settings, unread = read_settings(create.rules, form)

@@ -59,12 +59,12 @@ from referee.web import referee, seasons
 from referee.web.common import base_url, external_url, status_for
 from referee.web.game import SetupRead, read_settings
 from referee.web.pages import (
+    deadline_hours_of,
     form_problems,
     group_problems,
     keep_in_session,
     kept_in_session,
     now,
-    typed_number,
 )
 from referee.web.public import CreatePage
 
@@ -460,7 +460,7 @@ class _MatchForm:
         form = self.form
         read: SetupRead = self.web.read_setup(form)
         settings: dict[str, Any] = {
-            "deadline_hours": typed_number(form.deadline_hours.data, 0),
+            "deadline_hours": deadline_hours_of(form.deadline_hours.data, form.deadline_unit.data),
             "close_early": bool(form.close_early.data),
             "auto_open": bool(form.auto_open.data),
         }

@@ -162,7 +162,7 @@ def test_full_match_host_and_three_players(
         group = host.get_by_role("group", name=f"Seat {seat}", exact=True)
         group.get_by_label("Name").fill(name)
         group.get_by_label("Garnets").fill(str(garnets))
-    host.get_by_label("Deadline of each round, in hours").fill("24")
+    host.get_by_label("Deadline of each round").fill("24")
     host.get_by_label("Publish every slot total once mapping has closed").check()
     host.get_by_label("Close a round as soon as all three players").uncheck()
     host.get_by_label("Open each round by itself").uncheck()  # this host opens each by hand

@@ -389,3 +389,36 @@ def test_forum_post_as_plain_text(client: FlaskClient, svc: Referee) -> None:
     r = client.get(f"/matches/{links['id']}/post?format=pdf")
     assert r.status_code == 422
     assert "format must be markdown or bbcode, not &#39;pdf&#39;" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("typed", "unit", "hours", "words"),
+    [
+        ("10", "minutes", 10 / 60, "10 minutes"),
+        ("2", "days", 48, "48 hours"),
+        ("1.5", "hours", 1.5, "1 hour 30 minutes"),
+    ],
+)
+def test_a_steps_deadline_in_minutes_hours_or_days(
+    client: FlaskClient, clock: Clock, svc: Referee, typed: str, unit: str, hours: float, words: str
+) -> None:
+    """Issue 24: short steps for a match in one sitting. The deadline's unit is
+    chosen beside its number; a 10-minute step closes at 10 minutes, not before."""
+    links = create(client, deadline_hours=typed, deadline_unit=unit, auto_open="y")
+    state = svc.state(links["id"])
+    assert state.match.settings["deadline_hours"] == pytest.approx(hours)
+    (rnd,) = state.rounds
+    assert rnd.deadline is not None
+    assert (rnd.deadline - rnd.opened_at).total_seconds() == pytest.approx(hours * 3600, abs=1)
+    assert f"deadline {words} per round" in page(client, f"/matches/{links['id']}")
+    clock.now += timedelta(hours=hours) - timedelta(seconds=2)
+    assert svc.state(links["id"]).rounds[0].status == "open"
+    clock.now += timedelta(seconds=3)
+    assert svc.state(links["id"]).rounds[0].closed_by == "deadline"
+
+
+def test_a_deadline_unit_the_form_does_not_offer_is_refused_by_name(client: FlaskClient) -> None:
+    r = client.post("/new", data=form(deadline_hours="3", deadline_unit="fortnights"))
+    assert r.status_code == 422
+    message = errors_of(r.get_data(as_text=True), "deadline_hours")
+    assert "the deadline must be a number of hours" in message and "fortnights" in message
