@@ -263,7 +263,8 @@ def demo_cmd(port: int, base_url: str | None, play: int, game: str, players: int
 )
 @click.option(
     "--notify-every",
-    default=60,
+    # issue 24: steps of minutes close on time; a run costs what is due, not what is live
+    default=5,
     show_default=True,
     type=click.IntRange(0, 86_400),
     help="Seconds between the server's own `referee notify` runs (0: none; run it from cron).",

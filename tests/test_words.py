@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.words import counted, garnets
+from referee.words import counted, duration, garnets
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,20 @@ def test_counted_takes_an_irregular_plural() -> None:
     assert counted(1, "Token of Life", "Tokens of Life") == "1 Token of Life"
     assert counted(2, "Token of Life", "Tokens of Life") == "2 Tokens of Life"
     assert counted(2, "episode") == "2 episodes"
+
+
+@pytest.mark.parametrize(
+    ("hours", "words"),
+    [
+        (10 / 60, "10 minutes"),
+        (1 / 60, "1 minute"),
+        (0.001, "1 minute"),  # never "0 minutes": a deadline is at least a minute away
+        (59 / 60, "59 minutes"),
+        (1, "1 hour"),
+        (1.5, "1 hour 30 minutes"),
+        (48, "48 hours"),
+        (24 + 1 / 60, "24 hours 1 minute"),
+    ],
+)
+def test_a_duration_in_words(hours: float, words: str) -> None:
+    assert duration(hours) == words
