@@ -126,9 +126,11 @@ def assert_nothing_private(client: FlaskClient, service: Referee, links: Links) 
     host = page(client, links.host)
     turn = data["turns"][-1]
     if data["closed"] < 2 * turn["turn"] - 1:  # an open draw step: its cards are the seat's
-        hidden = [c for c in turn["drawn"] if c not in known_to(data, turn["receiver"]) - set(
-            data["hands"][str(turn["receiver"])]
-        )]
+        hidden = [
+            c
+            for c in turn["drawn"]
+            if c not in known_to(data, turn["receiver"]) - set(data["hands"][str(turn["receiver"])])
+        ]
         assert not [c for c in hidden if shows(host, c)]
 
 
@@ -188,9 +190,7 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     assert f"{drawn[0]} is the card given" not in body  # the name, not the id
     r = send(web, links, 1, 1, card="oxime-99")
     assert r.status_code == 422
-    assert "is not a card of this game: choose one of the cards offered" in r.get_data(
-        as_text=True
-    )
+    assert "is not a card of this game: choose one of the cards offered" in r.get_data(as_text=True)
     nowhere = next(c for c in ALL_CARDS if c not in drawn and c not in data["investment"])
     r = send(web, links, 1, 1, card=nowhere)
     body = r.get_data(as_text=True)
@@ -241,7 +241,8 @@ def test_the_host_names_a_draw_order_without_seeing_the_drawn_cards(
     assert all(named(c) in legend for c in ALL_CARDS)  # all 40
     assert 'id="give-select"' in html  # the swap's given card is named the same way
     rest = re.sub(r"<select.*?</select>", "", html, flags=re.S)
-    assert not any(shows(rest, c) for c in drawn if c not in known_to(data_of(service, links.match_id), None))
+    public = known_to(data_of(service, links.match_id), None)
+    assert not any(shows(rest, c) for c in drawn if c not in public)
 
 
 def test_a_whole_match_ends_with_the_board_and_the_result_on_the_public_page(

@@ -232,13 +232,17 @@ class Web(GameWeb):
         """An order by the cards' names: "keeps Oxime 6, swapping Needle &
         Green Solicitors 3 for dtv Plumbing 9", "invests Oxime 6"."""
         names = context.get("company_names")
-        name = lambda c: card_name(c, names)  # noqa: E731
+
+        def name(card: str) -> str:
+            return card_name(card, names)
+
         if is_card(order):
             return f"invest {name(order)}"
         if isinstance(order, Mapping) and is_card(order.get("keep")):
             text = f"keep {name(order['keep'])}"
             swap = order.get("swap")
-            if isinstance(swap, Mapping) and is_card(swap.get("give")) and is_card(swap.get("take")):
+            given = isinstance(swap, Mapping) and is_card(swap.get("give"))
+            if given and isinstance(swap, Mapping) and is_card(swap.get("take")):
                 text += f", after giving {name(swap['give'])} for {name(swap['take'])}"
             return text
         return None
