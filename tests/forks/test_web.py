@@ -167,7 +167,8 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     data = data_of(service, links.match_id)
     drawn = data["turns"][0]["drawn"]
     html = page(web, links.seats[1])
-    assert sorted(radios(html, "card")) == sorted(drawn)
+    assert sorted(radios(html, "card")) == sorted([*drawn, "taken"])  # or the card taken
+    assert "The card I take in the swap" in html
     assert "<legend>Keep one of the 3 cards you drew</legend>" in html
     assert sorted(radios(html, "give")) == sorted([*drawn, "none"])
     assert sorted(radios(html, "take")) == sorted([*data["investment"], "none"])
@@ -197,14 +198,18 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     assert r.status_code == 422 and f"{named(nowhere)} is not one of this turn" in body
     assert service.state(links.match_id).orders_of(1) == {}
 
+    r = send(web, links, 1, 1, card="taken", give=drawn[0])
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and "you chose to keep the card taken in the swap" in body
     # keep + swap in one order: the taken card kept
-    r = send(web, links, 1, 1, card=take, give=drawn[0], take=take)
+    r = send(web, links, 1, 1, card="taken", give=drawn[0], take=take)
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "was accepted" in body
     assert f"keep {named(take)}, after giving {named(drawn[0])} for" in body
     stored = service.state(links.match_id).orders_of(1)[1].payload
     assert stored == {"keep": take, "swap": {"give": drawn[0], "take": take}}
     assert re.search(rf'id="give-{drawn[0]}" value="{drawn[0]}" checked', body)
+    assert re.search(r'id="card-taken" value="taken" checked', body)  # the standing order
     assert_nothing_private(web, service, links)
     host = page(web, links.host)
     assert not any(shows(host, c) for c in drawn[1:])  # the sealed order's other cards

@@ -40,6 +40,7 @@ __all__ = ["ForksOrder", "Web", "board_of", "company_names"]
 TEMPLATES = "rulesets/forks"
 _CARD_ID = re.compile(r"(?<![\w-])(?:dtv|apidae|oxime|wildrock|needle)-[3-9]x?(?![\w-])")
 MINUS = "\u2212"
+TAKEN = "taken"  # the keep radio "the card I take in the swap" (no card id is a word)
 
 
 def number(n: int) -> str:
@@ -158,11 +159,23 @@ class ForksOrder(OrderForm):
             return card
         give, take = self.value("give"), self.value("take")
         problems: list[Problem] = []
+        if card == TAKEN:  # "keep the card I take in the swap"
+            card = take
+            if not take:
+                problems.append(
+                    Problem(
+                        "swap/incomplete",
+                        "you chose to keep the card taken in the swap: choose the card to "
+                        "take (and the card to give)",
+                        "take",
+                    )
+                )
+                card = "-"
         if not card:
             problems.append(
                 Problem("card/not_chosen", "no card was chosen: pick the card to keep", "card")
             )
-        if bool(give) != bool(take):
+        if bool(give) != bool(take) and not problems:
             missing = "take" if give else "give"
             problems.append(
                 Problem(
@@ -226,6 +239,7 @@ class Web(GameWeb):
             "draw_role": DRAW_ROLE,
             "hands_sorted": {int(s): canonical(h) for s, h in hands.items()},
             "number": number,
+            "taken": TAKEN,
         }
 
     def order_words(self, order: Any, context: Mapping[str, Any]) -> str | None:
@@ -332,6 +346,8 @@ class Web(GameWeb):
                 if isinstance(sw, Mapping):
                     form.give.data = str(sw.get("give") or "")
                     form.take.data = str(sw.get("take") or "")
+                    if swap and cards and form.card.data == form.take.data:
+                        form.card.data = TAKEN
         turns = result.get("turns") or []
         receiver = int(turns[-1]["receiver"]) if turns else 0
         return ForksOrder(
