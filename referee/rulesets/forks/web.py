@@ -207,7 +207,9 @@ class Web(GameWeb):
 
     results_template: ClassVar[str] = f"{TEMPLATES}/results.html"
     order_template: ClassVar[str] = f"{TEMPLATES}/order_form.html"
+    sections_template: ClassVar[str] = f"{TEMPLATES}/sections.html"
     audit_template: ClassVar[str] = f"{TEMPLATES}/audit.html"
+    stylesheets: ClassVar[tuple[str, ...]] = ("rulesets/forks/style.css",)
     players_hint: ClassVar[str] = (
         "Garnets are a whole number, 0 or more; on a tie for the lowest score, "
         "the fewest garnets decide the Elimination Candidate."
