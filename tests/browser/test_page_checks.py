@@ -323,6 +323,8 @@ def forks1_match(c: Collector) -> None:
             gives = re.findall(r'name="give" id="give-[^"]+" value="([^"]+)"', pages[seat])
             order |= {"give": gives[0], "take": takes[0], "card": takes[0]}
         c.post(f"{game} step {number}: order accepted", links.seats[seat], order)
+        if number <= 4:
+            c.post(f"{game} step {number}: host preview", f"{links.host}/preview", {})
         c.act(f"{links.host}/close", SURE)
     assert svc.state(links.match_id).match.finished
     match_pages(c, game, links, "finished")

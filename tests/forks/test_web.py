@@ -214,6 +214,11 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     host = page(web, links.host)
     assert not any(shows(host, c) for c in drawn[1:])  # the sealed order's other cards
 
+    preview = web.post(f"{links.host}/preview", follow_redirects=True)
+    assert preview.status_code == 200  # the host's preview of the close: the swap, no card kept
+    shown = preview.get_data(as_text=True)
+    assert "Turn 1:" in shown and not any(shows(shown, c) for c in drawn[1:] if c != take)
+
     host_post(web, links, "close")
     host_post(web, links, "open")
     data = data_of(service, links.match_id)
