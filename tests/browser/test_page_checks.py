@@ -298,6 +298,53 @@ def forks_form(**extra: str) -> dict[str, str]:
     return data
 
 
+def forks1_form(**extra: str) -> dict[str, str]:
+    data = {"game": "forks", "name": f"Forks <night> & day {LONG_WORD}", "deadline_hours": "48"}
+    data |= {"swap": "y", "create": "1"}
+    for i, (name, garnets) in enumerate(FORKS_PLAYERS[:3]):
+        data[f"players-{i}-name"] = name
+        data[f"players-{i}-garnets"] = str(garnets)
+    data.update(extra)
+    return data
+
+
+def forks1_match(c: Collector) -> None:
+    """Forks (1st edition), swap variant, three players: one seat acts in each
+    step, so the pages of a draw step (with a swap) and an invest step, each
+    seat's, the host's enter-order page and the end; a refused order."""
+    created = c.post("created: Forks 1st", "/new", forks1_form())
+    links = links_on(created)
+    game = "Forks 1st"
+    match_pages(c, game, links, "before any step")
+    svc = c.app.extensions["referee"]
+    for number in range(1, 25):  # 3 players: 12 turns of 2 steps
+        c.act(f"{links.host}/open")
+        pages = {s: c.client.get(url).get_data(as_text=True) for s, url in links.seats.items()}
+        (seat,) = [s for s, html in pages.items() if 'type="radio" name="card"' in html]
+        cards = re.findall(r'type="radio" name="card" id="card-[^"]+" value="([^"]+)"', pages[seat])
+        order: dict[str, Any] = {"round": str(number), "card": cards[0]}
+        if number <= 4:
+            match_pages(c, game, links, f"step {number} open")
+            c.get(f"{game} step {number}: host enter order", f"{links.host}/order/{seat}")
+            c.post(
+                f"{game} step {number}: refused order",
+                links.seats[seat],
+                {"round": str(number), "card": "no-such-card"},
+                None,
+            )
+        takes = re.findall(r'name="take" id="take-[^"]+" value="([^"]+)"', pages[seat])
+        if number == 3 and takes:  # a swap: the taken card kept
+            gives = re.findall(r'name="give" id="give-[^"]+" value="([^"]+)"', pages[seat])
+            order |= {"give": gives[0], "take": takes[0], "card": takes[0]}
+        c.post(f"{game} step {number}: order accepted", links.seats[seat], order)
+        if number <= 4:
+            c.post(f"{game} step {number}: host preview", f"{links.host}/preview", {})
+        c.act(f"{links.host}/close", SURE)
+    assert svc.state(links.match_id).match.finished
+    match_pages(c, game, links, "finished")
+    host_extras(c, game, links, "finished")
+
+
 def notify_pages(c: Collector, links: Links) -> None:
     """Issue 14's pages: a player's address refused, "lost your private link?",
     the e-mailed link (good, bad), unsubscribing."""
@@ -407,6 +454,7 @@ def collect(app: Flask, clock: Clock) -> list[Shot]:
     links = links_on(created)
     play_match(c, "Forks", links, 8, forks_order, {"card": "no-such-card"}, entered_wrong=True)
     c.post("Forks: host link re-issued", f"{links.host}/reissue", {"who": "host", **SURE})
+    forks1_match(c)
 
     demo_pages(c)
     c.crawl()

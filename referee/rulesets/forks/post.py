@@ -6,7 +6,8 @@ public, so it holds nothing sealed or private: before the end the players,
 the settings, whose turn it is, the investment (the initial cards, each
 closed turn's swap, invested card and, with 2 players, revealed card), the
 totals and the ranking so far, and of each round its status, deadline and
-whether the order is in; at the end every hand, the scores, the final
+whether the order is in; with a ``base_url``, the public investment board
+picture (and at the end the score chart); at the end every hand, the scores, the final
 ranking, the Token of Life and the Elimination Candidate, and the seed.
 
 Every string a user wrote (the match's, the players' and the companies'
@@ -19,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.errors import RuleError
-from referee.markup import Markup
+from referee.markup import Markup, picture_url
 from referee.rulesets.cardgame import (
     TOP,
     decided_text,
@@ -145,6 +146,8 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     for place, c in enumerate(ranking):
         part = "top three, scores +" if place < TOP else "bottom two, scores -"
         rows.append(f"{ORDINALS[place]}: {firm(c)}, total {totals[c]} ({part})")
+    if base_url:  # the public pictures, drawn for this state
+        out.append(m.image("Investment board", picture_url(view, base_url, "board")))
     out.append(m.section("Final ranking" if final else "Totals and ranking so far", rows))
     for total in sorted(set(totals.values()), reverse=True):
         tied = [c for c in ranking if totals[c] == total]
@@ -168,6 +171,8 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
                 f"(top cards +{plus}, bottom cards -{minus}); hand: {cards(hand)}"
             )
         out.append(m.section("Hands and scores", rows))
+        if base_url:
+            out.append(m.image("Final scores", picture_url(view, base_url, "scores")))
         tol = result.get("token_of_life")
         out.append(
             m.field(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
@@ -209,6 +209,16 @@ class Forks(Ruleset):
         from .post import forum_post
 
         return forum_post(public_view, fmt, base_url)
+
+    def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
+        from .picture import board_svg, scores_svg
+
+        return {"board": board_svg, "scores": scores_svg}
+
+    def picture_pending(self, name: str) -> str:
+        if name == "scores":
+            return "There is no score chart yet: it is drawn once the last invest step has closed."
+        return super().picture_pending(name)
 
     # ---- tools ---------------------------------------------------------
 

@@ -25,7 +25,7 @@ width inside its column. The output is a pure function of the view.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -442,8 +442,13 @@ def _who(names: Mapping[int, str], seat: int, width: float = 200) -> str:
     return f"{fit(names.get(seat, f'seat {seat}'), width, 14)} (seat {seat})"
 
 
-def scores_svg(view: Mapping[str, Any]) -> str | None:
-    """The final score chart; None until the match's scores are known."""
+def scores_svg(
+    view: Mapping[str, Any],
+    suit_names: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
+) -> str | None:
+    """The final score chart; None until the match's scores are known.
+    ``suit_names``: the names of the ranking's suits (by default the
+    destinations'; Forks (1st edition) passes its companies')."""
     result = view.get("result") or {}
     scores_raw = result.get("scores")
     if not isinstance(scores_raw, Mapping) or not scores_raw:
@@ -496,7 +501,7 @@ def scores_svg(view: Mapping[str, Any]) -> str | None:
         )
     ranking = result.get("ranking")
     if isinstance(ranking, list) and len(ranking) == 5:
-        dest_names = destination_names(view)
+        dest_names = (suit_names or destination_names)(view)
         shown = [fit(dest_names.get(str(d), str(d)), 220, 14) for d in ranking]
         notes.append(
             (
