@@ -4,12 +4,14 @@ Chromium driven by Playwright. Screenshots are kept in test-artifacts/."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 from referee.loadtest.server import running_server
 
@@ -52,8 +54,25 @@ def playwright() -> Iterator[Playwright]:
         yield p
 
 
+# static/live.js reloads a match page by itself when the match moves on (issue 24);
+# a test that steps through pages with goto() would race those reloads ("navigation
+# interrupted by another navigation"), so its contexts get an empty live.js instead.
+# A module that tests following the match live sets LIVE_PAGES = True.
+LIVE_SCRIPT = re.compile(r".*/static/live\.js(\?.*)?$")
+
+
+def _without_live_pages(context: BrowserContext) -> BrowserContext:
+    context.route(
+        LIVE_SCRIPT,
+        lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body="/* off in this test */"
+        ),
+    )
+    return context
+
+
 @pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def browser(playwright: Playwright, request: pytest.FixtureRequest) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"Chromium is not installed at {CHROMIUM}: run `apt-get install -y chromium` "
@@ -61,6 +80,13 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
         )
     # Playwright gives every launch a fresh, empty profile (--user-data-dir) of its own
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    if not getattr(request.module, "LIVE_PAGES", False):
+        new_context = browser.new_context
+
+        def still_context(*args: Any, **kwargs: Any) -> BrowserContext:
+            return _without_live_pages(new_context(*args, **kwargs))
+
+        browser.new_context = still_context  # type: ignore[method-assign]
     yield browser
     browser.close()
 

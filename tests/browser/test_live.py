@@ -15,6 +15,8 @@ from referee.loadtest.server import api
 
 from .conftest import Server
 
+LIVE_PAGES = True  # this module's pages keep static/live.js (conftest.browser)
+
 PLAYERS = [
     {"seat": 1, "name": "Ana", "garnets": 7},
     {"seat": 2, "name": "Bo", "garnets": 5},
