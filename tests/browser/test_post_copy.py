@@ -129,7 +129,9 @@ def test_copy_the_season_post(server: Server, browser: Browser, artifacts: Path)
         picture = preview.locator("img")
         expect(picture).to_have_count(1)
         assert "/garnets.png?v=" in str(picture.get_attribute("src"))
-        page.wait_for_function("document.querySelector('#post-rendered img').complete")
+        # expect() polls in Playwright's own script: wait_for_function's string is
+        # eval'ed in the page since Playwright 1.65, which the CSP forbids
+        expect(picture).to_have_js_property("complete", True)
         assert page.evaluate("document.querySelector('#post-rendered img').naturalWidth") > 0
         for item in preview.locator("li").all():
             item.hover()
