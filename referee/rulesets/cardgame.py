@@ -350,3 +350,36 @@ def play_demo(
         steps.append(chosen)
         close(dict(chosen))
     return steps
+
+
+def summary_result_lines(
+    result: Mapping[str, Any], names: Mapping[int, str], labels: Mapping[str, str]
+) -> list[str]:
+    """The end of a card game's CLI summary, shared by Forks and Forks 2nd
+    Edition: the ranking (``labels``: a company's or destination's name), each
+    seat's points and hand, Token of Life and Elimination Candidate once every
+    round has closed, then who was defaulted."""
+    out: list[str] = []
+    if "ranking" in result:
+        ranked = result["ranking"]
+        out.append(
+            "Ranking: "
+            + ", ".join(labels[c] for c in ranked[:3])
+            + " (top); "
+            + ", ".join(labels[c] for c in ranked[3:])
+            + " (bottom)"
+        )
+        for seat, hand in result["hands"].items():
+            out.append(f"{names[int(seat)]}: {result['scores'][seat]} points ({', '.join(hand)})")
+        token = result["token_of_life"]
+        out.append(
+            "Token of Life: " + (names[token] if token is not None else "nobody (shared top score)")
+        )
+        ec = result["elimination_candidate"]
+        out.append(f"Elimination Candidate: {names[ec['seat']]} (decided by {ec['decided_by']})")
+    if result["defaulted"]:
+        out.append(
+            "Defaulted: "
+            + ", ".join(f"round {d['round']} {names[d['seat']]}" for d in result["defaulted"])
+        )
+    return out

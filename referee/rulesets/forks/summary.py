@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.rulesets.cardgame import summary_result_lines
 from referee.words import garnets
 
 from . import match as m
@@ -35,26 +36,5 @@ def summary_text(document: Any) -> str:
         out.append(line)
     totals = result["investment_totals"]
     out.append("Investment totals: " + ", ".join(f"{firms[c]} {totals[c]}" for c in COMPANIES))
-    if "ranking" in result:
-        ranked = result["ranking"]
-        out.append(
-            "Ranking: "
-            + ", ".join(firms[c] for c in ranked[:3])
-            + " (top); "
-            + ", ".join(firms[c] for c in ranked[3:])
-            + " (bottom)"
-        )
-        for seat, hand in result["hands"].items():
-            out.append(f"{names[int(seat)]}: {result['scores'][seat]} points ({', '.join(hand)})")
-        token = result["token_of_life"]
-        out.append(
-            "Token of Life: " + (names[token] if token is not None else "nobody (shared top score)")
-        )
-        ec = result["elimination_candidate"]
-        out.append(f"Elimination Candidate: {names[ec['seat']]} (decided by {ec['decided_by']})")
-    if result["defaulted"]:
-        out.append(
-            "Defaulted: "
-            + ", ".join(f"round {d['round']} {names[d['seat']]}" for d in result["defaulted"])
-        )
+    out += summary_result_lines(result, names, firms)
     return "\n".join(out) + "\n"

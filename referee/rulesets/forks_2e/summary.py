@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.rulesets.cardgame import summary_result_lines
+
 from . import match as m
 from .cards import DEFAULT_NAMES, DESTINATIONS
 
@@ -29,26 +31,5 @@ def summary_text(document: Any) -> str:
         out.append(line)
     totals = result["marketing_totals"]
     out.append("Marketing totals: " + ", ".join(f"{places[d]} {totals[d]}" for d in DESTINATIONS))
-    if "ranking" in result:
-        ranked = result["ranking"]
-        out.append(
-            "Ranking: "
-            + ", ".join(places[d] for d in ranked[:3])
-            + " (top); "
-            + ", ".join(places[d] for d in ranked[3:])
-            + " (bottom)"
-        )
-        for seat, hand in result["hands"].items():
-            out.append(f"{names[int(seat)]}: {result['scores'][seat]} points ({', '.join(hand)})")
-        token = result["token_of_life"]
-        out.append(
-            "Token of Life: " + (names[token] if token is not None else "nobody (shared top score)")
-        )
-        ec = result["elimination_candidate"]
-        out.append(f"Elimination Candidate: {names[ec['seat']]} (decided by {ec['decided_by']})")
-    if result["defaulted"]:
-        out.append(
-            "Defaulted: "
-            + ", ".join(f"round {d['round']} {names[d['seat']]}" for d in result["defaulted"])
-        )
+    out += summary_result_lines(result, names, places)
     return "\n".join(out) + "\n"
