@@ -46,6 +46,9 @@ class Seat(SQLModel, table=True):
     # the ruleset's own per-seat set-up data (none for Rocky River), as checked
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     token_hash: str = Field(max_length=64, unique=True, index=True)
+    # a match with a clock per seat (issue 24, referee.clocks): the seat's time bank
+    # in seconds after its last closed step (None: no clock)
+    clock_bank: float | None = None
 
 
 class Round(SQLModel, table=True):
@@ -74,6 +77,9 @@ class Round(SQLModel, table=True):
     # closed or while paused): referee.notify.reminders. Whatever sets ``deadline``
     # sets this too (Referee._set_deadline)
     remind_at: datetime | None = None
+    # a match with a clock per seat (issue 24): this step's clocks (referee.clocks,
+    # its fixed deadline and each acting seat's); ``deadline`` is the one they give
+    clocks: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     # the ruleset's full result after this round (all closed rounds); views filter it
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 

@@ -45,6 +45,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
+from referee import clocks
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.matchfile import seed_digest
@@ -72,6 +73,8 @@ SERVICE_SETTINGS: dict[str, Any] = {
     # open the next round as soon as one closes (and the first at creation): the
     # match runs from first round to result with no host action (issue 14)
     "auto_open": False,
+    # a clock per seat (issue 24, referee.clocks): {"bank_minutes", "add_minutes"} or None
+    "clock": None,
 }
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_GARNETS = 1_000_000_000
@@ -180,6 +183,9 @@ def _guard(with_token: bool) -> tuple[Any, Any]:
 _ROUND_RESULT = select(Round.result).where(
     col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
 )
+_ROUND_CLOCKS = select(Round.clocks).where(
+    col(Round.match_id) == bindparam("match_id"), col(Round.number) == bindparam("number")
+)
 _ROUND_SEATS = select(Order.seat).where(
     col(Order.match_id) == bindparam("match_id"), col(Order.round_number) == bindparam("number")
 )
@@ -282,6 +288,10 @@ def check_settings(raw: object, rules: Ruleset) -> dict[str, Any]:
                 )
             else:
                 out[key] = value
+        elif key == "clock":
+            checked_clock, bad = clocks.check_clock(value)
+            problems.extend(bad)
+            out[key] = checked_clock
         elif not isinstance(value, bool):
             problems.append(
                 Problem("settings/not_a_flag", f"'{key}' must be true or false, not {value!r}", key)
@@ -689,6 +699,7 @@ class Referee:
             host_token_hash=token_hash(host_token),
             created_at=self.clock(),
         )
+        clock = clocks.Clock.of(checked.get("clock"))
         with transaction(self.engine) as session:
             session.add(match)
             session.flush()
@@ -701,6 +712,7 @@ class Referee:
                         garnets=p["garnets"],
                         data={k: v for k, v in p.items() if k not in _SEAT_COLUMNS},
                         token_hash=token_hash(tokens[p["seat"]]),
+                        clock_bank=clock.bank if clock is not None else None,
                     )
                 )
             secret = self._notify_rows(session, match.id, wanted, self._base_url(base_url))
@@ -856,6 +868,11 @@ class Referee:
             status="open",
             opened_at=now,
         )
+        clock = clocks.Clock.of(match.settings.get("clock"))
+        if clock is not None:  # each acting seat's clock starts (referee.clocks)
+            banks = {s.seat: s.clock_bank for s in state.seats}
+            rnd.clocks = clocks.start(clock, banks, step.acting, now, deadline)
+            deadline = clocks.deadline(rnd.clocks)
         self._set_deadline(session, rnd, deadline)
         match.rounds_opened = number
         match.version += 1
@@ -962,6 +979,9 @@ class Referee:
             rnd = self._open_round(session, match)
             if deadline is not None:
                 deadline = self._deadline(match, now, deadline)
+            if rnd.clocks is not None:  # the fixed deadline moves; each seat's clock is its own
+                rnd.clocks = clocks.with_fixed(rnd.clocks, deadline)
+                deadline = clocks.deadline(rnd.clocks)
             if deadline != rnd.deadline:
                 rnd.deadline_changes += 1
             self._set_deadline(session, rnd, deadline)
@@ -995,7 +1015,14 @@ class Referee:
             if match.paused_at is None:
                 raise RuleError.single("match/not_paused", "the match is not paused")
             rnd = self._current(session, match)
-            if rnd is not None and rnd.status == "open" and rnd.deadline is not None:
+            if rnd is not None and rnd.status == "open" and rnd.clocks is not None:
+                # every running clock (and the fixed deadline) moves by the time it was
+                # stopped: since the pause, or since the step opened during it
+                stopped = now - clocks.clock_time(rnd.clocks, match.paused_at, now)
+                rnd.clocks = clocks.moved(rnd.clocks, stopped)
+                self._set_deadline(session, rnd, clocks.deadline(rnd.clocks))
+                rnd.deadline_changes += 1
+            elif rnd is not None and rnd.status == "open" and rnd.deadline is not None:
                 self._set_deadline(session, rnd, rnd.deadline + (now - match.paused_at))
                 rnd.deadline_changes += 1
             match.paused_at = None
@@ -1102,6 +1129,7 @@ class Referee:
                     self._remember(match_id, _Hint(m.ruleset, m.settings, r))
                 rules = get_ruleset(m.ruleset)
                 step = self._acting_step(conn, rules, match_id, r, seat, kind)
+                timed = self._seat_clocks(conn, m, match_id, r.number, seat, now)
                 setup = self._setup(conn, match_id)
                 game = GameState(
                     setup,
@@ -1120,13 +1148,66 @@ class Referee:
                 row = _order_row(match_id, r.number, seat, normalized, host_entered, now)
                 receipt = str(row["receipt"])
                 conn.execute(self._upsert_order(conn), row)
+                deadline = r.deadline
+                if timed is not None:
+                    deadline = self._clock_stops(conn, match_id, r.number, seat, timed, now)
                 if m.settings.get("close_early") and m.paused_at is None:
                     params = {"match_id": match_id, "number": r.number}
                     sent = set(conn.execute(_ROUND_SEATS, params).scalars())
                     if sent >= set(step.acting):
                         self._close_in(conn, match_id, r.number, "early", now)
+                        return receipt
+                if deadline is not None and deadline <= now and m.paused_at is None:
+                    # every seat still to send ran out of time: the step closes now
+                    self._close_in(conn, match_id, r.number, "deadline", now)
                 return receipt
         raise RuleError.single("round/closed", "the round closed at its deadline")
+
+    def _seat_clocks(
+        self, conn: Any, m: Any, match_id: str, number: int, seat: int, now: datetime
+    ) -> dict[str, Any] | None:
+        """A clock match's open step's clocks (None without a clock), once
+        ``seat``'s has not run out: ``round/out_of_time`` otherwise (its default
+        is used at the close, as for a missed deadline)."""
+        if not m.settings.get("clock"):
+            return None
+        params = {"match_id": match_id, "number": number}
+        found = conn.execute(_ROUND_CLOCKS, params).scalar()
+        if isinstance(found, str):  # SQLite may hand back a JSON column's text
+            found = json.loads(found)
+        if not found:
+            return None
+        if clocks.out_of_time(found, seat, clocks.clock_time(found, m.paused_at, now)):
+            raise RuleError.single(
+                "round/out_of_time",
+                f"seat {seat}'s clock ran out in this step: it gets the step's default, "
+                "and its order was not recorded",
+                "seat",
+            )
+        return dict(found)
+
+    def _clock_stops(
+        self, conn: Any, match_id: str, number: int, seat: int, found: dict[str, Any], now: datetime
+    ) -> datetime | None:
+        """``seat`` has sent its order in the open step at ``now``: its clock
+        stops (at its first order only), and the step's deadline follows the
+        clocks still running. The step's deadline after it."""
+        with Session(bind=conn) as session:
+            rnd = session.get(Round, (match_id, number))
+            match = session.get(Match, match_id)
+            assert rnd is not None and match is not None
+            stopped = clocks.sent(found, seat, clocks.clock_time(found, match.paused_at, now))
+            if stopped == found:
+                return rnd.deadline
+            rnd.clocks = stopped
+            deadline = clocks.deadline(stopped)
+            if deadline != rnd.deadline:
+                self._set_deadline(session, rnd, deadline)
+                if match.paused_at is not None:
+                    rnd.remind_at = None  # set again by resume
+            session.add(rnd)
+            session.flush()
+            return deadline
 
     def _host_view_in(self, conn: Any, match_id: str) -> dict[str, Any]:
         """The host's view of the match as it is in the caller's transaction on
@@ -1177,6 +1258,8 @@ class Referee:
             hint = self._hints.get(match_id)
             setup = self._setups.get(match_id)
         if hint is None or setup is None or hint.settings.get("close_early"):
+            return None
+        if hint.settings.get("clock"):  # a clock stops at the first order: the locked path
             return None
         r = hint.round
         if (round_number is not None and round_number != r.number) or seat not in r.acting:
@@ -1428,6 +1511,15 @@ class Referee:
         state = self._load(session, match)
         self._check_entered(session, state, rnd)
         rnd.result = self._resolve_stored(state, rnd.number)
+        if rnd.clocks is not None:  # each acting seat keeps what its clock had left
+            rnd.clocks = clocks.closed(
+                rnd.clocks, clocks.clock_time(rnd.clocks, match.paused_at, now)
+            )
+            banks = clocks.banks_after(rnd.clocks)
+            for seat in state.seats:
+                if seat.seat in banks:
+                    seat.clock_bank = banks[seat.seat]
+                    session.add(seat)
         rnd.status = "closed"
         rnd.closed_at = now
         rnd.closed_by = by

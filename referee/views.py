@@ -32,6 +32,7 @@ import shlex
 from datetime import datetime
 from typing import Any
 
+from referee import clocks
 from referee.errors import RuleError
 from referee.models import Round
 from referee.ruleset import GameState, Step, Viewer
@@ -74,6 +75,12 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
             "closed_by": stored.closed_by if stored else None,
             "deadline_changes": stored.deadline_changes if stored else 0,
             "submitted": sorted(orders),
+            # each acting seat's clock (issue 24; None without a clock): public
+            "clocks": (
+                clocks.round_clocks(stored.clocks, stored.status, match.paused_at)
+                if stored
+                else None
+            ),
         }
         closed = stored is not None and stored.status == "closed"
         if closed or viewer.kind == "host":
@@ -116,6 +123,11 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "current_round": match.rounds_opened or None,
         "closed_rounds": last.number if last else 0,
     }
+    if match.settings.get("clock"):
+        # each seat's time bank after its last closed step, in seconds (public)
+        view["clock_banks"] = {
+            str(s.seat): s.clock_bank for s in sorted(state.seats, key=lambda s: s.seat)
+        }
     if match.finished:
         view["seed"] = match.seed
     view["orders"] = _orders(state, viewer)
@@ -142,6 +154,7 @@ def pulse_for(facts: PulseFacts) -> dict[str, Any]:
     reads: public facts only, the same for every viewer. Equal, byte for byte,
     to :func:`pulse_of_view` of any view of the match at that moment."""
     rnd = facts.round
+    match = facts.match
     step = None
     if rnd is not None:
         step = {
@@ -153,8 +166,8 @@ def pulse_for(facts: PulseFacts) -> dict[str, Any]:
             "deadline": _iso(rnd.deadline),
             "deadline_changes": rnd.deadline_changes,
             "submitted": sorted(facts.submitted),
+            "clocks": clocks.round_clocks(rnd.clocks, rnd.status, match.paused_at),
         }
-    match = facts.match
     return _pulse(match.id, step, match.paused_at is not None, match.finished, match.revealed)
 
 
@@ -179,6 +192,7 @@ PULSE_STEP_KEYS = (
     "deadline",
     "deadline_changes",
     "submitted",
+    "clocks",
 )
 
 
@@ -192,7 +206,8 @@ def _pulse(
     (who, never what: a replaced order changes nothing here), the deadline
     moving, a pause, the end, the reveal. Never Match.version (every order,
     a replaced one too, bumps it) nor anything computed from an order's content.
-    A later public fact (per-seat clocks' banks, say) goes beside ``step``."""
+    The step's clocks (:func:`referee.clocks.round_clocks`) stop at a seat's
+    first order only, so a replaced order moves them no more than the rest."""
     open_step = step is not None and step["status"] == "open" and not finished
     body: dict[str, Any] = {
         "match": match_id,

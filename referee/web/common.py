@@ -35,6 +35,7 @@ STATUS_BY_CODE = {
     "round/closed": 409,
     "round/already_open": 409,
     "step/not_acting": 409,  # the seat acts in another step, not this one
+    "round/out_of_time": 409,  # the seat's clock ran out in this step (issue 24)
     "match/finished": 409,
     "match/not_finished": 409,
     "match/paused": 409,

@@ -52,7 +52,7 @@ KEYS = {
 T0 = datetime(2026, 5, 2, 18, 30, 5, 868338, tzinfo=UTC)
 
 # the newest schema revision (referee/migrations/versions)
-HEAD = "0009"
+HEAD = "0010"
 
 
 def sha256(text: str) -> str:
