@@ -43,6 +43,9 @@ RESERVED = frozenset(
         "webhook_url",
         "remind_before_hours",
         "auto_open",
+        "clock",
+        "clock_bank",
+        "clock_add",
     )
 )
 
@@ -70,6 +73,22 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
         choices=[("minutes", "minutes"), ("hours", "hours"), ("days", "days")],
         default="hours",
         validate_choice=False,  # an unknown unit is refused by name (deadline_hours_of)
+    )
+    # issue 24: a clock per seat (referee.clocks), by speed profile or the host's own
+    clock = SelectField(
+        "Clock per player",
+        choices=[
+            ("", "No clock: each step has the deadline above"),
+            ("live", "Live: 5 minutes + 1 minute a step"),
+            ("post", "By post: 2 days + 12 hours a step"),
+            ("custom", "My own: the bank and the added time below"),
+        ],
+        default="",
+        validate_choice=False,  # an unknown choice is refused by name (clock_of)
+    )
+    clock_bank = StringField("Each player's bank, in minutes", default="", filters=[strip])
+    clock_add = StringField(
+        "Added at each step a player acts in, in minutes", default="", filters=[strip]
     )
     # issue 23: ticked by default, with the 48-hour deadline above, so that a
     # first match runs to its result without its host

@@ -298,11 +298,17 @@ def check_settings(raw: object, rules: Ruleset) -> dict[str, Any]:
             )
         else:
             out[key] = value
-    if not problems and out.get("auto_open") and not out.get("deadline_hours"):
+    if (
+        not problems
+        and out.get("auto_open")
+        and not out.get("deadline_hours")
+        and not out.get("clock")
+    ):
         problems.append(
             Problem(
                 "schedule/no_deadline",
-                "rounds that open by themselves need hours per round (a deadline), not 0",
+                "rounds that open by themselves need hours per round (a deadline) or a "
+                "clock per player, not 0",
                 "deadline_hours",
             )
         )

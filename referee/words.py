@@ -21,6 +21,29 @@ def garnets(count: int, *, signed: bool = False) -> str:
     return counted(count, "garnet", signed=signed)
 
 
+def span(seconds: float) -> str:
+    """A length of time given in seconds, in words, as precise as it matters:
+    "2 days 4 hours", "1 hour 30 minutes", "4 minutes 30 seconds" (seconds only
+    under 10 minutes), "45 seconds" (issue 24: clocks and estimates)."""
+    total = max(0, int(seconds))
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{counted(days, 'day')} {counted(hours, 'hour')}" if hours else counted(days, "day")
+    if hours:
+        return (
+            f"{counted(hours, 'hour')} {counted(minutes, 'minute')}"
+            if minutes
+            else counted(hours, "hour")
+        )
+    if minutes:
+        if minutes < 10 and secs:
+            return f"{counted(minutes, 'minute')} {counted(secs, 'second')}"
+        return counted(minutes, "minute")
+    return counted(secs, "second")
+
+
 def duration(hours: float) -> str:
     """A length of time given in hours, in words: whole minutes under an hour
     ("10 minutes"), whole hours as hours ("48 hours", so a 2-day deadline reads

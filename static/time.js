@@ -4,6 +4,7 @@
 // element's title (shown on hover). It also keeps the relative forms current:
 // [data-relative] ("(in 1 day 23 h)", "(2 h 5 min ago)", as referee.web.pages.relative
 // writes them) and [data-until] ("1 day 3 hours left", as time_left writes it).
+// [data-clock-until] is a player's clock (issue 24), counted down every second.
 // Without JavaScript the page keeps the server's UTC and relative text.
 (function () {
   "use strict";
@@ -95,7 +96,35 @@
     });
   }
 
+  // a clock per player (issue 24): "4:05", "1:02:03", as referee.web.pages.clock_text
+  function clock(ms) {
+    var total = Math.max(0, Math.floor(ms / 1000));
+    if (total >= 86400) {
+      var days = Math.floor(total / 86400);
+      var hours = Math.floor((total % 86400) / 3600);
+      return plural(days, "day") + (hours ? " " + plural(hours, "hour") : "");
+    }
+    var h = Math.floor(total / 3600);
+    var m = Math.floor((total % 3600) / 60);
+    var s = total % 60;
+    var mm = h ? (m < 10 ? "0" : "") + m : String(m);
+    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function tick() {
+    var now = Date.now();
+    each("[data-clock-until]", function (el) {
+      var date = parsed(el.getAttribute("data-clock-until"));
+      if (!date) return;
+      var ms = date.getTime() - now;
+      el.textContent = clock(ms);
+      el.classList.toggle("low", ms < 60000);
+    });
+  }
+
   showLocal();
   refresh();
+  tick();
   window.setInterval(refresh, 30000);
+  if (document.querySelector("[data-clock-until]")) window.setInterval(tick, 1000);
 })();

@@ -64,7 +64,7 @@ from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.orderschema import check_against_schema
 from referee.ruleset import Phase, Ruleset, Setting
-from referee.words import duration
+from referee.words import duration, span
 
 __all__ = ["GameWeb", "JsonOrder", "OrderForm", "SetupRead", "read_settings", "web_for"]
 
@@ -242,6 +242,12 @@ class GameWeb:
         settings = view.get("settings") or {}
         hours = settings.get("deadline_hours")
         clauses = [f"deadline {duration(hours)} per round" if hours else "no deadline"]
+        clock = settings.get("clock")
+        if clock:
+            clauses.append(
+                f"a clock per player: {span(clock['bank_minutes'] * 60)} in the bank, "
+                f"{span(clock['add_minutes'] * 60)} added at each of its steps"
+            )
         clauses += self.game_settings_summary(settings)
         if settings.get("close_early"):
             clauses.append(self.close_early_text)

@@ -12,6 +12,7 @@ web module (see :mod:`referee.web.game`), never here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -22,13 +23,15 @@ from flask.sessions import SecureCookieSessionInterface
 from markupsafe import Markup
 from werkzeug.http import dump_cookie
 
-from referee.errors import Problem
-from referee.ruleset import get_ruleset
+from referee import clocks
+from referee.errors import Problem, RuleError
+from referee.ruleset import GameState, Ruleset, get_ruleset
+from referee.service import check_settings
 from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
 from referee.web.pictures import drawn
-from referee.words import counted, duration, garnets
+from referee.words import counted, duration, garnets, span
 
 __all__ = [
     "KEPT_KEYS",
@@ -59,6 +62,10 @@ def template_helpers(app: Flask) -> None:
     app.add_template_filter(garnets, "garnets")  # "1 garnet", "+2 garnets" (referee.words)
     app.add_template_filter(counted, "counted")
     app.add_template_filter(duration, "duration")  # "10 minutes", "48 hours"
+    app.add_template_filter(span, "span")  # seconds in words: "4 minutes 30 seconds"
+    app.add_template_global(estimates, "clock_estimates")  # the create page's table
+    app.add_template_global(clock_rows)  # every seat's clock on a match page
+    app.add_template_global(clock_until)
     app.add_template_filter(utc, "utc")
     app.add_template_filter(utc_text, "utc_text")
     app.add_template_filter(relative, "relative")
@@ -229,6 +236,53 @@ def time_left(deadline: str | None, paused: bool = False) -> str:
     return f"{text} left"
 
 
+def clock_text(seconds: float) -> str:
+    """A clock's time as a chess clock shows it: "4:05", "1:02:03", and in
+    days and hours from one day on ("2 days 4 hours"); static/time.js writes
+    the same as it counts down."""
+    total = max(0, int(seconds))
+    if total >= 86400:
+        return span(total)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clock_until(iso: str | None) -> str:
+    """A running clock's time left now (it runs out at ``iso``)."""
+    ends = parse_iso(iso)
+    return clock_text((ends - now()).total_seconds() if ends else 0)
+
+
+def clock_rows(view: Mapping[str, Any], current: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Every seat's clock on a match page (issue 24), from the view alone: a
+    seat acting in the open step whose clock runs (``until``: when it runs out,
+    which static/time.js counts down to), has stopped at its first order, or is
+    stopped by a pause; any other seat's bank. Empty without a clock."""
+    banks = view.get("clock_banks")
+    if banks is None:
+        return []
+    step = (current or {}).get("clocks") if current and current.get("status") == "open" else None
+    rows = []
+    for player in view["players"]:
+        seat = player["seat"]
+        row: dict[str, Any] = {"seat": seat, "name": player["name"], "until": None}
+        mine = (step or {}).get(str(seat))
+        if mine is not None and mine["runs_out_at"]:
+            ends = parse_iso(mine["runs_out_at"])
+            left = (ends - now()).total_seconds() if ends else 0
+            row.update(until=mine["runs_out_at"], state="running", left=clock_text(left))
+        elif mine is not None:
+            stopped = "paused" if view.get("paused") and current else "sent"
+            if stopped == "paused" and seat in (current or {}).get("submitted", []):
+                stopped = "sent"
+            row.update(state=stopped, left=clock_text(mine["left"] or 0))
+        else:
+            row.update(state="bank", left=clock_text(banks.get(str(seat)) or 0))
+        rows.append(row)
+    return rows
+
+
 def utc(iso: str | None) -> str:
     """An ISO time as UTC to the second, e.g. 2026-12-01T18:00:00Z: what a
     ``<time datetime>`` holds (HTML allows at most three digits of a second's
@@ -317,6 +371,62 @@ def deadline_hours_of(text: str | None, unit: str | None) -> int | float | str:
         return typed
     hours = typed * factor
     return int(hours) if float(hours).is_integer() else hours
+
+
+def clock_of(choice: str | None, bank: str | None, add: str | None) -> Any:
+    """A create form's clock setting (issue 24): None for no clock, a speed
+    profile's, or the host's own bank and added time in minutes (what was typed
+    when it is not a number, so the service names it); an unknown choice as
+    sent, which the service refuses by name."""
+    if not choice:
+        return None
+    if choice in clocks.PROFILES:
+        return dict(clocks.PROFILES[choice])
+    if choice != "custom":
+        return choice[:40]
+    return {"bank_minutes": typed_number(bank, 0), "add_minutes": typed_number(add, 0)}
+
+
+@functools.lru_cache(maxsize=128)
+def planned_steps(game: str, players: int) -> tuple[tuple[int, ...], ...] | None:
+    """The steps (each its acting seats) a match of ``game`` with ``players``
+    seats has, as far as the game knows them at the start (of its demo set-up);
+    None when the game has no demo of that many players."""
+    rules = get_ruleset(game)
+    try:
+        demo = rules.demo(players)
+        setup = rules.check_setup(demo.setup, demo.players)
+        settings = check_settings(demo.settings, rules)
+    except RuleError:
+        return None
+    if len(setup.seats) != players:
+        return None
+    seed = demo.seed or "estimate"
+    state = GameState(setup, settings, 0, lambda: rules.replay(setup, settings, seed, []))
+    return tuple(tuple(step.acting) for step in rules.upcoming(state))
+
+
+# the create page's estimate: a short step for a chat, and each speed profile
+ESTIMATE_STEP_MINUTES = 10
+
+
+def estimates(rules: Ruleset) -> list[dict[str, Any]]:
+    """How long a match of ``rules`` can last, by number of players: its steps,
+    and the longest it can take with 10-minute steps and with each speed profile
+    (steps that close once their players have sent). "At least" when the game
+    knows only its first steps at the start."""
+    rows = []
+    for players in range(rules.min_players, rules.max_players + 1):
+        steps = planned_steps(rules.name, players)
+        if not steps:
+            continue
+        row: dict[str, Any] = {"players": players, "steps": len(steps)}
+        fixed = clocks.estimate(steps, None, ESTIMATE_STEP_MINUTES * 60)
+        row["fixed"] = span(fixed or 0)
+        for name, profile in clocks.PROFILES.items():
+            row[name] = span(clocks.estimate(steps, clocks.Clock.of(profile), None) or 0)
+        rows.append(row)
+    return rows
 
 
 def form_problems(form: Any) -> list[Problem]:

@@ -53,6 +53,7 @@ from referee.web.calendars import feed_links
 from referee.web.common import base_url, check_post_format, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import (
+    clock_of,
     deadline_hours_of,
     form_problems,
     group_problems,
@@ -279,6 +280,7 @@ def new_match() -> ResponseReturnValue:
     settings: dict[str, Any] = {
         "deadline_hours": deadline_hours_of(form.deadline_hours.data, form.deadline_unit.data),
         "close_early": bool(form.close_early.data),
+        "clock": clock_of(form.clock.data, form.clock_bank.data, form.clock_add.data),
     }
     game_settings, unread = read_settings(create.rules, form)
     settings.update(game_settings)

@@ -59,6 +59,7 @@ from referee.web import referee, seasons
 from referee.web.common import base_url, external_url, status_for
 from referee.web.game import SetupRead, read_settings
 from referee.web.pages import (
+    clock_of,
     deadline_hours_of,
     form_problems,
     group_problems,
@@ -463,6 +464,7 @@ class _MatchForm:
             "deadline_hours": deadline_hours_of(form.deadline_hours.data, form.deadline_unit.data),
             "close_early": bool(form.close_early.data),
             "auto_open": bool(form.auto_open.data),
+            "clock": clock_of(form.clock.data, form.clock_bank.data, form.clock_add.data),
         }
         game_settings, unread = read_settings(self.rules, form)
         settings.update(game_settings)
