@@ -78,17 +78,17 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     clock = SelectField(
         "Clock per player",
         choices=[
-            ("", "No clock: each step has the deadline above"),
-            ("live", "Live: 5 minutes + 1 minute a step"),
-            ("post", "By post: 2 days + 12 hours a step"),
-            ("custom", "My own: the bank and the added time below"),
+            ("", "No clock"),
+            ("live", "Live: 5 min + 1 min a step"),
+            ("post", "By post: 2 days + 12 h a step"),
+            ("custom", "My own (below)"),
         ],
         default="",
         validate_choice=False,  # an unknown choice is refused by name (clock_of)
     )
-    clock_bank = StringField("Each player's bank, in minutes", default="", filters=[strip])
+    clock_bank = StringField("My own: each player's bank, in minutes", default="", filters=[strip])
     clock_add = StringField(
-        "Added at each step a player acts in, in minutes", default="", filters=[strip]
+        "My own: added at each step a player acts in, in minutes", default="", filters=[strip]
     )
     # issue 23: ticked by default, with the 48-hour deadline above, so that a
     # first match runs to its result without its host
