@@ -117,7 +117,8 @@ def test_every_page_shows_each_player_s_clock_and_the_acting_seat_s_counts_down(
         assert "4:55</span> left on the clock, running" in clocks
         assert "4:55 left: sent, clock stopped" in clocks
     public = page(client, f"/matches/{links['id']}")
-    assert "a clock per player: 5 minutes in the bank, 1 minute added at each of its steps" in public
+    said = "a clock per player: 5 minutes in the bank, 1 minute added at each of its steps"
+    assert said in public
     mine = page(client, links["seats"][1])
     assert "Your clock:" in mine.split('class="your-turn"', 1)[1].split("</p>", 1)[0]
 
