@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from referee.rulesets.rocky_river.ruleset import ORDER_KEYS
 from referee.service import Referee
 from referee.web.pages import clock_text
 
@@ -132,3 +133,47 @@ def test_clock_text_reads_like_a_chess_clock() -> None:
         "1:02:05",
         "1 day 2 hours",
     ]
+
+
+def test_the_api_takes_a_clock_refuses_a_bad_one_and_an_order_out_of_time(
+    client: FlaskClient, clock: Clock
+) -> None:
+    """Through the JSON API: ``settings.clock`` at creation (``settings/bad_clock``
+    names what is wrong), the clocks in the views, and 409 ``round/out_of_time``
+    for a seat whose clock ran out while another's still runs."""
+    body = {"name": "API clocks", "map": "three-rapids", "players": GOLDEN["players"]}
+    bad = client.post("/api/matches", json={**body, "settings": {"clock": {"bank_minutes": 5}}})
+    assert bad.status_code == 422
+    assert [e["code"] for e in bad.get_json()["errors"]] == ["settings/bad_clock"]
+    made = client.post(
+        "/api/matches",
+        json={
+            **body,
+            "settings": {"close_early": True, "clock": {"bank_minutes": 5, "add_minutes": 1}},
+        },
+    )
+    assert made.status_code == 201
+    created = made.get_json()
+    mid = created["id"]
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    seats = {s: {"Authorization": f"Bearer {t}"} for s, t in created["player_tokens"].items()}
+    assert client.post(f"/api/matches/{mid}/rounds/open", headers=host, json={}).status_code == 200
+    opened = clock.now
+    # the draft: seat 3 keeps 10 s of its 6 minutes, the others far more
+    for seat, after in (("1", 10), ("2", 20), ("3", 350)):
+        clock.now = opened + timedelta(seconds=after)
+        sent = client.put(
+            f"/api/matches/{mid}/orders", headers=seats[seat], json={"draft": GOLDEN["draft"][seat]}
+        )
+        assert sent.status_code == 200, sent.get_json()
+    view = client.get(f"/api/matches/{mid}").get_json()
+    assert view["clock_banks"] == {"1": 350.0, "2": 340.0, "3": 10.0}
+    assert view["rounds"][0]["clocks"]["3"] == {"start": 360.0, "runs_out_at": None, "left": 10.0}
+    assert client.post(f"/api/matches/{mid}/rounds/open", headers=host, json={}).status_code == 200
+    clock.now += timedelta(seconds=71)  # seat 3's 10 + 60 s have run out
+    key = ORDER_KEYS["mapping"]
+    late = client.put(f"/api/matches/{mid}/orders", headers=seats["3"], json={key: {}})
+    assert late.status_code == 409
+    assert [e["code"] for e in late.get_json()["errors"]] == ["round/out_of_time"]
+    pulse = client.get(f"/api/matches/{mid}/pulse").get_json()
+    assert pulse["step"]["clocks"]["1"]["runs_out_at"] is not None
