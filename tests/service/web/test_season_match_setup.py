@@ -197,3 +197,22 @@ def test_only_a_game_offered_makes_a_season_match(app: Flask, client: FlaskClien
         assert r.status_code == 422 and 'data-code="season/bad_game"' in text, text
         assert "choose one of the games offered" in text and "<b>x</b>" not in text
     assert seasons.state(sid).episodes == []
+
+
+def test_a_season_match_takes_a_clock_per_player_from_its_form(
+    app: Flask, client: FlaskClient, svc: Referee
+) -> None:
+    """Issue 24: the season's Main Match form is the create form, clock included."""
+    host, sid, seasons = season(app, client)
+    assert 'id="clock"' in html(client.get(f"{host}?game=forks"))
+    data: dict[str, Any] = {"game": "forks", "players": ["1", "2", "3"], "deadline_hours": "0"}
+    data.update({"clock": "custom", "clock_bank": "3", "clock_add": "0.5", "auto_open": "y"})
+    r = client.post(f"{host}/main", data=data)
+    assert r.status_code == 303, html(r)
+    match_id = seasons.state(sid).episodes[-1].main_match_id
+    assert match_id is not None
+    state = svc.state(match_id)
+    assert state.match.settings["clock"] == {"bank_minutes": 3, "add_minutes": 0.5}
+    (rnd,) = state.rounds  # opened by itself: the clock bounds it, with no fixed deadline
+    assert rnd.deadline is not None
+    assert (rnd.deadline - rnd.opened_at).total_seconds() == 210
