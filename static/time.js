@@ -117,7 +117,7 @@
       var date = parsed(el.getAttribute("data-clock-until"));
       if (!date) return;
       var ms = date.getTime() - now;
-      el.textContent = clock(ms);
+      el.textContent = ms > 0 ? clock(ms) : "0:00 (ran out)";
       el.classList.toggle("low", ms < 60000);
     });
   }

@@ -271,7 +271,8 @@ def clock_rows(view: Mapping[str, Any], current: Mapping[str, Any] | None) -> li
         if mine is not None and mine["runs_out_at"]:
             ends = parse_iso(mine["runs_out_at"])
             left = (ends - now()).total_seconds() if ends else 0
-            row.update(until=mine["runs_out_at"], state="running", left=clock_text(left))
+            state = "running" if left > 0 else "out"
+            row.update(until=mine["runs_out_at"], state=state, left=clock_text(left))
         elif mine is not None:
             stopped = "paused" if view.get("paused") and current else "sent"
             if stopped == "paused" and seat in (current or {}).get("submitted", []):
@@ -513,6 +514,12 @@ def view_context(view: dict[str, Any], *, draw: bool = True) -> dict[str, Any]:
         and me in open_round["acting"]
         and me not in open_round["submitted"]
     )
+    # a clock per player (issue 24): a seat whose clock ran out gets the default
+    mine = ((open_round or {}).get("clocks") or {}).get(str(me))
+    ends = parse_iso(mine["runs_out_at"]) if mine and mine["runs_out_at"] else None
+    context["out_of_time"] = bool(context["your_turn"] and ends is not None and ends <= now())
+    if context["out_of_time"]:
+        context["your_turn"] = False
     # orders and their refusals in the player's words (templates pass it to order_text)
     context["words"] = PageWords(game, context)
     return context

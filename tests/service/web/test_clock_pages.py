@@ -177,3 +177,9 @@ def test_the_api_takes_a_clock_refuses_a_bad_one_and_an_order_out_of_time(
     assert [e["code"] for e in late.get_json()["errors"]] == ["round/out_of_time"]
     pulse = client.get(f"/api/matches/{mid}/pulse").get_json()
     assert pulse["step"]["clocks"]["1"]["runs_out_at"] is not None
+    # seat 3's page says its clock ran out (not "Your turn"); the others' still run
+    page3 = page(client, f"/play/{created['player_tokens']['3']}")
+    assert "Your clock ran out" in page3 and "Your turn" not in page3
+    assert "0:00: the clock ran out, the step's default is used" in page3
+    page1 = page(client, f"/play/{created['player_tokens']['1']}")
+    assert "Your turn" in page1 and "Your clock ran out" not in page1
