@@ -186,7 +186,8 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
     """What revisions 0002, 0003 and 0005 must make of ``rows`` (the rules the
     migrations' briefs state; 0003 adds each round's ``deadline_changes``, 0;
     0005 each order's ``refused``, NULL: every stored order was used; 0009 each
-    round's ``remind_at``, NULL: these matches have no reminder settings)."""
+    round's ``remind_at``, NULL: these matches have no reminder settings; 0010
+    each seat's ``clock_bank`` and each round's ``clocks``, NULL: no clock)."""
     seats: dict[str, list[int]] = {}
     for s in rows["seat"]:
         seats.setdefault(s["match_id"], []).append(s["seat"])
@@ -199,7 +200,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
             }
             for m in rows["match"]
         ],
-        "seat": [{**s, "data": {}} for s in rows["seat"]],
+        "seat": [{**s, "data": {}, "clock_bank": None} for s in rows["seat"]],
         "round": [
             {
                 **r,
@@ -207,6 +208,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
                 "acting": sorted(seats[r["match_id"]]),
                 "deadline_changes": 0,
                 "remind_at": None,
+                "clocks": None,
             }
             for r in rows["round"]
         ],
