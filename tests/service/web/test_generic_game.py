@@ -116,6 +116,7 @@ def test_a_game_without_web_parts_is_played_through_the_pages(
         "deadline_hours": 48,
         "close_early": False,
         "auto_open": False,
+        "clock": None,
         "double": True,
         "style": "closest",
     }

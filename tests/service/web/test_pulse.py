@@ -25,6 +25,7 @@ STEP_KEYS = {
     "deadline",
     "deadline_changes",
     "submitted",
+    "clocks",  # each acting seat's clock (null without a clock per player)
 }
 
 

@@ -137,6 +137,7 @@ def test_create_a_match_shows_every_link_once(client: FlaskClient, svc: Referee)
         "publish_totals": True,
         "close_early": True,
         "auto_open": False,
+        "clock": None,
     }
     assert [(s.name, s.garnets) for s in state.seats] == [("P1", 2), ("P2", 6), ("P3", 7)]
     assert state.match.seed_sha256 in html and state.match.seed not in html
