@@ -98,6 +98,9 @@ class Order(SQLModel, table=True):
     receipt: str = Field(max_length=64)
     host_entered: bool = False
     submitted_at: datetime = Field(default_factory=utcnow)
+    # when the seat first had an order in this round (a replacement keeps it): all the
+    # host may know of the timing of a sealed order (issue 24; None: stored before 0010)
+    first_sent_at: datetime | None = None
     revision: int = 1  # how many times the seat sent an order this round
     # a host-entered order is checked against the seat's private data only at the
     # close (the host must learn nothing from its acceptance): one that breaks the

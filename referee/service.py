@@ -236,6 +236,7 @@ def _order_row(
         "receipt": receipt_for(order, salt),
         "host_entered": host_entered,
         "submitted_at": now,
+        "first_sent_at": now,  # kept by a replacement (the upserts do not set it again)
     }
 
 
@@ -1337,18 +1338,19 @@ class Referee:
         if with_token not in self._guarded:
             guard_round, guard_bump = _guard(with_token)
             columns = ("payload", "salt", "receipt", "host_entered", "submitted_at")
+            inserted = (*columns, "first_sent_at")
             source = core_select(
                 bindparam("match_id", type_=Order.__table__.c.match_id.type),  # type: ignore[attr-defined]
                 guard_round.c.number,
                 bindparam("seat", type_=Integer),
                 *(
                     bindparam(c, type_=Order.__table__.c[c].type)  # type: ignore[attr-defined]
-                    for c in columns
+                    for c in inserted
                 ),
                 literal(1, Integer),
             ).select_from(guard_round.join(guard_bump, guard_bump.c.id == guard_round.c.match_id))
             pg = postgresql_insert(Order).from_select(
-                ["match_id", "round_number", "seat", *columns, "revision"], source
+                ["match_id", "round_number", "seat", *inserted, "revision"], source
             )
             self._guarded[with_token] = pg.on_conflict_do_update(
                 index_elements=["match_id", "round_number", "seat"],
@@ -1454,7 +1456,8 @@ class Referee:
         if name not in self._upserts:
             columns = ("payload", "salt", "receipt", "host_entered", "submitted_at")
             values: dict[str, Any] = {
-                c: bindparam(c) for c in ("match_id", "round_number", "seat", *columns)
+                c: bindparam(c)
+                for c in ("match_id", "round_number", "seat", *columns, "first_sent_at")
             }
             keys = ["match_id", "round_number", "seat"]
             bump = col(Order.revision) + 1

@@ -9,9 +9,10 @@ from its output, never from the stored rows, so nothing sealed can leak.
   see of the game (its own hand, say), with the ``options`` it may choose
   from in the open step.
 - The host sees every closed round's orders and full results, and for the open
-  round only who has submitted and when, and the content of the orders it entered
-  itself: never a player's sealed order, nor anything that changes with its
-  content (its receipt, its revision count).
+  round only who has submitted and when each seat first did, and the content of
+  the orders it entered itself: never a player's sealed order, nor anything that
+  changes with its content or its replacement (its receipt, its revision count,
+  the time of a replacement).
 - Once a round has closed, everyone sees which of its orders the host entered;
   the host and the seat see whether one of them broke the rules at the close
   (so the seat got the default), and the seat why.
@@ -48,6 +49,13 @@ from referee.service import (
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def _first_sent(order: Any) -> datetime:
+    """When a seat first had an order in its round: what the host may know of
+    a sealed order's timing (a replacement keeps it)."""
+    first: datetime | None = order.first_sent_at
+    return first if first is not None else order.submitted_at
 
 
 def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
@@ -90,8 +98,9 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         if (viewer.kind == "host" and closed) or revealed:
             entry["receipts"] = {str(s): o.receipt for s, o in sorted(orders.items())}
         if viewer.kind == "host" and not closed:
-            # the fact and time of each submission, nothing that changes with content
-            entry["sent_at"] = {str(s): _iso(o.submitted_at) for s, o in sorted(orders.items())}
+            # the fact and time of each seat's first order, nothing that changes with
+            # its content nor with a replacement (issue 24)
+            entry["sent_at"] = {str(s): _iso(_first_sent(o)) for s, o in sorted(orders.items())}
         rounds.append(entry)
 
     last = state.last_closed
@@ -334,7 +343,7 @@ def preview_for(preview: Preview) -> dict[str, Any]:
         elif o.host_entered:
             entry.update(uses="host_entered", order=o.payload, submitted_at=_iso(o.submitted_at))
         else:
-            entry.update(uses="sealed", submitted_at=_iso(o.submitted_at))
+            entry.update(uses="sealed", submitted_at=_iso(_first_sent(o)))
         seats.append(entry)
     resolved = preview.result is not None
     return {

@@ -187,7 +187,8 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
     migrations' briefs state; 0003 adds each round's ``deadline_changes``, 0;
     0005 each order's ``refused``, NULL: every stored order was used; 0009 each
     round's ``remind_at``, NULL: these matches have no reminder settings; 0010
-    each seat's ``clock_bank`` and each round's ``clocks``, NULL: no clock)."""
+    each seat's ``clock_bank`` and each round's ``clocks``, NULL: no clock, and
+    each order's ``first_sent_at``, NULL: stored before, views read ``submitted_at``)."""
     seats: dict[str, list[int]] = {}
     for s in rows["seat"]:
         seats.setdefault(s["match_id"], []).append(s["seat"])
@@ -212,7 +213,7 @@ def upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, 
             }
             for r in rows["round"]
         ],
-        "order": [{**o, "refused": None} for o in rows["order"]],
+        "order": [{**o, "refused": None, "first_sent_at": None} for o in rows["order"]],
     }
 
 
@@ -311,7 +312,9 @@ def test_migration_keeps_every_row_and_converts_the_set_up(released_db: sa.Engin
     ]
     assert all(s["data"] == {} for s in after["seat"])
     # payloads, salts, receipts, revisions; none refused
-    assert after["order"] == [{**o, "refused": None} for o in before["order"]]
+    assert after["order"] == [
+        {**o, "refused": None, "first_sent_at": None} for o in before["order"]
+    ]
     assert all(o["receipt"] == receipt(o["payload"], o["salt"]) for o in after["order"])
     if engine.dialect.name == "sqlite":
         with engine.connect() as conn:

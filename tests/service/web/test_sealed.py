@@ -146,10 +146,14 @@ def test_the_host_sees_only_when_an_order_was_sent_not_its_receipt(
     m.send(1, 1, list(reversed(PLAYS[0]["1"])))
     rnd = m.api("GET", "/me", m.host).get_json()["rounds"][0]
     assert rnd["submitted"] == [1]
-    assert rnd["sent_at"] == {"1": "2030-01-01T12:30:00Z"}  # the fact and time of it
+    # the fact and time of its first order: a replacement (at 12:30) shows nowhere
+    assert rnd["sent_at"] == {"1": "2030-01-01T12:00:00Z"}
     assert "receipts" not in rnd
     dashboard = client.get(f"/host/{m.host}").get_data(as_text=True)
-    assert '<time datetime="2030-01-01T12:30:00Z" title="2030-01-01 12:30 UTC">' in dashboard
+    assert '<time datetime="2030-01-01T12:00:00Z" title="2030-01-01 12:00 UTC">' in dashboard
+    assert "12:30" not in dashboard
+    preview = m.api("GET", "/preview", m.host).get_json()["preview"]
+    assert preview["seats"][0]["submitted_at"] == "2030-01-01T12:00:00Z"
     m.close()
     # once closed, the host sees the receipt and how often it was replaced
     closed = m.api("GET", "/me", m.host).get_json()
