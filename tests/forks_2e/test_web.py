@@ -23,6 +23,7 @@ from referee.rulesets.forks_2e.cards import ALL_CARDS, card_name
 from referee.rulesets.forks_2e.web import elimination_words, token_words
 from referee.rulesets.forks_2e.web import number as shown_number
 from referee.service import Referee
+from referee.text import typed
 
 PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy", 2), ("Di", 5)]
 TIEBREAK = ["red", "green", "yellow", "blue", "grey"]
@@ -498,3 +499,20 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     dealt = {c for s in links.seats for c in data["dealt"][0][str(s)]}
     assert {c for c in dealt if shows(html, c) or names(html, c)} == entered
     assert not any(f'data-hand-card="{c}"' in html for c in entered)  # no resolved hands
+
+
+def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service: Referee) -> None:
+    """Issue 24's attacker's pass: a posted card of over 40 characters (the
+    order schema's bound) was refused with the validator's words, and a long one
+    cut before the words that say why; as any text that is no card, it is
+    refused by what was sent, cut, and nothing is stored."""
+    links = create(web)
+    host_post(web, links, "open")
+    for card in ("red-5" + "x" * 40, "<b>" + "y" * 200_000):
+        r = send(web, links, 1, 1, card)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 422
+        said = f"{escape(typed(card))} is not a card of this game: choose one of the cards offered"
+        assert said in body, body.split('id="problems"')[1][:800]
+        assert "longer than 40" not in body and "not shown" not in body
+    assert service.state(links.match_id).orders_of(1) == {}

@@ -291,7 +291,9 @@ class Web(GameWeb):
             message = _CARD_ID.sub(lambda m: card_name(m.group(0), names), p.message)
             if card is not None and p.code in said:
                 message = said[p.code]
-            if p.code == "card/unknown":
+            # a form sends text only: text refused by its shape (over 40
+            # characters) is, to the player, no card either
+            if p.code in ("card/unknown", "card/not_a_string"):
                 sent = _sent_cards(order)
                 bad = next((c for c in sent if CARDS.read(c) is None), None)
                 shown = typed(bad) if bad is not None else "that"

@@ -492,7 +492,9 @@ class Web(GameWeb):
         out = []
         for p in problems:
             message = p.message
-            if p.code == "card/unknown" and isinstance(order, str):
+            # a form sends text only: text refused by its shape (over 40
+            # characters) is, to the player, no card either
+            if p.code in ("card/unknown", "card/not_a_string") and isinstance(order, str):
                 shown = typed(order.strip())
                 message = f"{shown} is not a card of this game: choose one of the cards offered"
             elif card is not None and p.code in said:
