@@ -9,6 +9,7 @@ decided."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
+from referee.ruleset import get_ruleset
 from referee.rulesets.forks_2e.cards import ALL_CARDS, card_name
 from referee.rulesets.forks_2e.web import elimination_words, token_words
 from referee.rulesets.forks_2e.web import number as shown_number
@@ -428,6 +430,17 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
         if a["gain"]:
             for c in a["market"]:
                 assert f"market: {named(c['actual'])}" in audit
+    # the sentences name cards so too, as the CLI's audit does (the JSON: by id)
+    said = audit.split('<section class="audit"', 1)[1].split("</ul>", 1)[0]
+    said_lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", said, re.S)]
+    cli = get_ruleset("forks-2e").audit_text(service.document(links.match_id), stored=True)
+    assert said_lines == cli.splitlines()[2:]
+    for a, line in zip(report["seats"].values(), said_lines, strict=True):
+        for c in a["market"]:
+            if c["best"] != c["actual"]:
+                assert f"{named(c['best'])} instead of {named(c['actual'])}" in line
+                assert f"{c['best']} instead of {c['actual']}" in a["text"]
+                assert c["best"] not in line and c["actual"] not in line
 
 
 # ---- the words of the result -------------------------------------------------------------
