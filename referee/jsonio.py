@@ -3,6 +3,13 @@
 Python's ``json`` silently keeps the last of two equal keys, accepts ``NaN``
 and reads ``1e999`` as infinity; a referee must refuse all three (docs/contracts/<game>/FORMAT.md: a
 JSON object that repeats a key, such as a card placed twice, is refused).
+
+Arrays and objects may be nested at most :data:`MAX_DEPTH` deep. No document
+of any game comes near (a backup of every game's finished match: 10), while
+what reads a value after it may not go deep: the order schemas' validator
+(jsonschema-rs) fails on a value about 255 deep, and Python's ``repr`` and
+``json`` stop at the interpreter's recursion limit (issue 24: a 500 to an
+order 300 deep).
 """
 
 from __future__ import annotations
@@ -40,10 +47,35 @@ def _float(text: str) -> float:
     return value
 
 
+MAX_DEPTH = 64
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether arrays and objects in ``value`` nest more than :data:`MAX_DEPTH` deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:  # no recursion: the value may be as deep as the parser allowed
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        stack.extend((sub, depth + 1) for sub in children if isinstance(sub, dict | list))
+    return False
+
+
+def _deep_refusal(what: str) -> RuleError:
+    return RuleError.single(
+        "json/invalid",
+        f"{what} nests arrays and objects too deeply: at most {MAX_DEPTH} levels are read",
+    )
+
+
 def loads_strict(text: str | bytes, what: str = "the input") -> Any:
-    """Parse JSON, raising a :class:`RuleError` (``json/...``) that says what is wrong."""
+    """Parse JSON, raising a :class:`RuleError` (``json/...``) that says what is
+    wrong; arrays and objects nested over :data:`MAX_DEPTH` deep are refused."""
     try:
-        return json.loads(
+        value = json.loads(
             text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float
         )
     except _DuplicateKey as exc:
@@ -57,5 +89,15 @@ def loads_strict(text: str | bytes, what: str = "the input") -> Any:
         ) from None
     except UnicodeDecodeError:
         raise RuleError.single("json/invalid", f"{what} is not UTF-8 text") from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise _deep_refusal(what) from None
+    except ValueError as exc:
         raise RuleError.single("json/invalid", f"{what} is not valid JSON: {exc}") from None
+    # a value with fewer brackets than the limit cannot be nested past it
+    if isinstance(text, bytes):
+        brackets = text.count(b"[") + text.count(b"{")
+    else:
+        brackets = text.count("[") + text.count("{")
+    if brackets > MAX_DEPTH and _too_deep(value):
+        raise _deep_refusal(what)
+    return value

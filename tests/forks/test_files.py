@@ -106,13 +106,19 @@ def test_the_audit_example(run_cli) -> None:
 
 
 def test_the_audit_in_words(run_cli) -> None:
-    result = run_cli(["audit", "--file", str(GOLDEN / "01-three-players.match.json")])
+    """Without --json, cards by their names, as players know them (the JSON's
+    ``text``, a contract, keeps their ids)."""
+    path = str(GOLDEN / "01-three-players.match.json")
+    result = run_cli(["audit", "--file", path])
     assert result.exit_code == 0, result.stderr
     assert "P1's invest choices were the best they could make (score 18)." in result.stdout
     assert (
-        "P2 could have scored 38 instead of 10 by investing wildrock-9 instead of apidae-7 "
-        "in turn 4" in result.stdout
+        "P2 could have scored 38 instead of 10 by investing Wild Rock Telecoms 9 instead of "
+        "Apidae Pharmaceuticals 7 in turn 4" in result.stdout
     )
+    assert "wildrock-9" not in result.stdout and "apidae-7" not in result.stdout
+    text = json.loads(run_cli(["audit", "--file", path, "--json"]).stdout)["seats"]["2"]["text"]
+    assert "by investing wildrock-9 instead of apidae-7 in turn 4" in text
 
 
 def test_an_unfinished_match_is_not_audited(run_cli) -> None:

@@ -4,6 +4,7 @@ of K5 by the API, the host's audit page in words, and the forum post."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +16,7 @@ from flask.testing import FlaskClient
 from referee.demo import play_steps
 from referee.errors import RuleError
 from referee.ruleset import Viewer, get_ruleset
-from referee.rulesets.forks.cards import CARDS
+from referee.rulesets.forks.cards import CARDS, card_name
 from referee.service import Referee
 from referee.views import view_for
 
@@ -32,13 +33,18 @@ def service(app: Flask) -> Referee:
     return found
 
 
-def demo_match(svc: Referee, steps: int) -> Any:
+def demo_match(
+    svc: Referee, steps: int, first_name: str | None = None, names: dict[str, str] | None = None
+) -> Any:
     demo = get_ruleset("forks").demo(None)
+    players = [dict(p) for p in demo.players]
+    if first_name is not None:
+        players[0]["name"] = first_name
     created = svc.create_match(
         name="Forks <b>night</b>",
         setup=demo.setup,
-        players=demo.players,
-        settings=demo.settings,
+        players=players,
+        settings={**demo.settings, **({"names": names} if names else {})},
         ruleset="forks",
         seed=demo.seed,
     )
@@ -90,10 +96,60 @@ def test_the_host_audit_page_says_the_audit_in_words(web: FlaskClient, service: 
     page = web.get(f"/host/{created.host_token}/audit").get_data(as_text=True)
     assert "Best invest choices" in page and "proved optimal" in page
     report = service.audit(created.match_id)
+    said = sentences(page)
+    assert len(said) == len(report["seats"])
+    changed = 0
     for seat in report["seats"].values():
-        words = seat["text"].replace("&", "&amp;").replace("'", "&#39;")
-        assert words in page
+        # the JSON's sentence (cards by id, the contract's words), each card by its name
+        assert by_name(seat["text"]) in said
+        if any(c["best"] != c["actual"] for c in seat["invest"]):
+            assert seat["text"] not in said
+            changed += 1
+    assert changed  # the comparison is not blind
     assert re.search(r"<td>\d+</td>\s*<td>\d+</td>", page) or "<td>-" in page
+    details = page.split("every invest step, actual and best", 1)[1]
+    assert not CARD_ID.search(details.split("</section>", 1)[0])  # the list: names too
+
+
+def test_the_audit_names_cards_not_ids_whatever_the_names_chosen(
+    web: FlaskClient, service: Referee
+) -> None:
+    """The host's audit page and the CLI say the audit in the same words, cards
+    by their names ("Oxime 3"); the JSON (a contract) keeps them by id. A
+    player named like a card and a company renamed like one are shown as typed."""
+    created, _ = demo_match(service, 24, first_name="oxime-3 <b>", names={"needle": "apidae-5 ltd"})
+    report = service.audit(created.match_id)
+    page = web.get(f"/host/{created.host_token}/audit").get_data(as_text=True)
+    cli = get_ruleset("forks").audit_text(service.document(created.match_id), stored=True)
+    assert sentences(page) == cli.splitlines()[2:]
+    assert cli.splitlines()[2].startswith("oxime-3 <b> ")
+    names = {"needle": "apidae-5 ltd"}
+    moved = 0
+    for (seat, entry), line in zip(report["seats"].items(), cli.splitlines()[2:], strict=True):
+        for c in entry["invest"]:
+            if c["best"] == c["actual"]:
+                continue
+            moved += 1
+            for card in (c["best"], c["actual"]):
+                assert f"{card_name(card, names)} " in line, (seat, line)
+                assert re.search(rf"(?<![\w-]){card}(?![\w-])", entry["text"]), entry["text"]
+                assert not re.search(rf"(?<![\w-]){card}(?![\w-])", line), line
+    assert moved
+    assert "apidae-5 ltd" in cli  # the renamed company, as the host typed it
+
+
+def sentences(page: str) -> list[str]:
+    """The audit page's sentences, one per seat, as text."""
+    section = page.split('<section class="audit"', 1)[1].split("</ul>", 1)[0]
+    return [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", section, re.S)]
+
+
+CARD_ID = re.compile(r"(?<![\w-])(?:dtv|apidae|oxime|wildrock|needle)-[3-9]x?(?![\w-])")
+
+
+def by_name(text: str) -> str:
+    """``text`` with every card id in it as the card's name (default company names)."""
+    return CARD_ID.sub(lambda m: card_name(m.group(0)), text)
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode"])

@@ -19,6 +19,7 @@ from markupsafe import escape
 
 from referee.rulesets.forks.cards import ALL_CARDS, card_name
 from referee.service import Referee
+from referee.text import typed
 
 PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy <i>", 2)]
 
@@ -283,3 +284,28 @@ def test_a_whole_match_ends_with_the_board_and_the_result_on_the_public_page(
     assert "Cy &lt;i&gt;" in public and "Cy <i>" not in public
     for hand in data["hands"].values():
         assert all(shows(public, c) for c in hand)
+
+
+def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service: Referee) -> None:
+    """Issue 24's attacker's pass: a posted card of over 40 characters (the
+    order schema's bound) was refused with the validator's words, '"the draw
+    order, 'keep': "..." is longer than 40 characters', and a long one was cut
+    before the words that say why. As any text that is no card, it is refused
+    by what was sent, cut, and nothing is stored."""
+    links = create(web)
+    host_post(web, links, "open")
+    drawn = data_of(service, links.match_id)["turns"][0]["drawn"]
+    for fields in (
+        {"card": "oxime-3" + "x" * 40},
+        {"card": "<b>" + "y" * 200_000},
+        {"card": drawn[0], "give": drawn[1], "take": "z" * 41},
+    ):
+        r = send(web, links, 1, 1, **fields)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 422
+        shown = next(v for v in fields.values() if len(v) > 40)
+        said = f"{escape(typed(shown))} is not a card of this game: choose one of the cards offered"
+        assert said in body, body.split('id="problems"')[1][:800]
+        assert "longer than 40" not in body and "not shown" not in body
+        assert "<b>" not in body.split('id="problems"')[1]
+    assert service.state(links.match_id).orders_of(1) == {}

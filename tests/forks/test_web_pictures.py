@@ -112,3 +112,36 @@ def test_pictures_escape_user_text_and_draw_from_the_view_alone() -> None:
     assert scores is not None and "&lt;i&gt;A" in scores and "<i>A" not in scores
     assert "O&amp;&lt;b&gt;" in scores  # the ranking by the companies' names
     assert scores_svg({**view, "result": {"investment": []}}) is None
+
+
+HOSTILE_COMPANIES = {
+    "dtv": "*_[]()<>&#!|\\ `t` ``x``",
+    "apidae": "[b]B[/b] [/url] **s** __u__ [*]",
+    "oxime": "https://e.example/x www.e.example",
+    "wildrock": "<script>alert(1)</script>",
+    "needle": "[url=javascript:a]c[/url] [x](j:b)",
+}
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
+def test_the_post_shows_hostile_company_and_player_names_as_text(
+    service: Referee, fmt: str
+) -> None:
+    """The host names the companies (settings ``names``, one line of at most
+    40 characters each): in a finished match's post, those names and a
+    player's, full of Markdown, BBCode and HTML, make no element or link
+    (tests/test_posts_render.py renders every game's posts with hostile player
+    names; Forks' company names are its own)."""
+    from test_posts_render import RENDERERS, Page, shown_name
+
+    hostile, _ = demo_match(service, 24, first_name="<b>*x*</b> [b]y[/b]", names=HOSTILE_COMPANIES)
+    plain, _ = demo_match(service, 24)
+    rules = get_ruleset("forks")
+    views = [view_for(service.state(c.match_id), Viewer.public()) for c in (hostile, plain)]
+    post, plain_post = (rules.post(v, fmt, "https://ref.example/") for v in views)
+    for name, render in RENDERERS[fmt].items():
+        page, expected = Page(render(post)), Page(render(plain_post))
+        assert page.tags == expected.tags, (name, post)
+        assert "a" not in page.tags, name
+        for text in [*HOSTILE_COMPANIES.values(), "<b>*x*</b> [b]y[/b]"]:
+            assert shown_name(text, fmt) in page.shown, (name, text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,10 +30,11 @@ from referee.ruleset import get_ruleset
 from referee.rulesets.forks_2e import audit as audit_mod
 from referee.rulesets.forks_2e import match as m
 from referee.rulesets.forks_2e.audit import MatchAudit, audit_document, audit_text
-from referee.rulesets.forks_2e.cards import DESTINATIONS
+from referee.rulesets.forks_2e.cards import DESTINATIONS, card_name
 from referee.rulesets.forks_2e.scoring import marketing_totals, ranking, score
 
 GOLDEN = GOLDEN_ROOT / "forks-2e"
+CARD_ID = re.compile(r"(?<![\w-])(?:grey|blue|yellow|green|red)-(?:[3-9]|1[0-2])x?(?![\w-])")
 FINISHED = ("01-three-players", "02-two-players", "03-merge-four-players-missing-orders")
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
 REPO = Path(__file__).resolve().parents[2]
@@ -197,17 +199,23 @@ def test_the_words_name_players_cards_and_changes() -> None:
     text = audit_text(report, doc)
     lines = text.splitlines()
     assert len(lines) == 2 + len(report.seats)
+    changed = 0
     for seat, a in report.seats.items():
         line = lines[1 + seat]
-        assert line == report.as_dict()["seats"][str(seat)]["text"]
+        # the JSON's sentence (a contract: cards by id), each card by its name
+        json_text = report.as_dict()["seats"][str(seat)]["text"]
+        assert line == CARD_ID.sub(lambda found: card_name(found.group(0)), json_text)
         assert line.startswith(a.name)
         if a.gain:
             assert f"could have scored {a.best_market} instead of {a.actual}" in line
             for c in a.changes:
-                assert f"{c.best} instead of {c.actual}" in line
+                assert f"{card_name(c.best)} instead of {card_name(c.actual)}" in line
+                assert f"{c.best} instead of {c.actual}" in json_text
                 assert f"round {c.game_round}'s market step" in line
+                changed += 1
         else:
             assert "were the best they could make" in line
+    assert changed and not CARD_ID.search(text)
     assert "Cy <b>&" in text  # plain text: the page escapes it
 
 

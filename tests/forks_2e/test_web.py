@@ -9,6 +9,7 @@ decided."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,10 +20,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
+from referee.ruleset import get_ruleset
 from referee.rulesets.forks_2e.cards import ALL_CARDS, card_name
 from referee.rulesets.forks_2e.web import elimination_words, token_words
 from referee.rulesets.forks_2e.web import number as shown_number
 from referee.service import Referee
+from referee.text import typed
 
 PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy", 2), ("Di", 5)]
 TIEBREAK = ["red", "green", "yellow", "blue", "grey"]
@@ -427,6 +430,17 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
         if a["gain"]:
             for c in a["market"]:
                 assert f"market: {named(c['actual'])}" in audit
+    # the sentences name cards so too, as the CLI's audit does (the JSON: by id)
+    said = audit.split('<section class="audit"', 1)[1].split("</ul>", 1)[0]
+    said_lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", said, re.S)]
+    cli = get_ruleset("forks-2e").audit_text(service.document(links.match_id), stored=True)
+    assert said_lines == cli.splitlines()[2:]
+    for a, line in zip(report["seats"].values(), said_lines, strict=True):
+        for c in a["market"]:
+            if c["best"] != c["actual"]:
+                assert f"{named(c['best'])} instead of {named(c['actual'])}" in line
+                assert f"{c['best']} instead of {c['actual']}" in a["text"]
+                assert c["best"] not in line and c["actual"] not in line
 
 
 # ---- the words of the result -------------------------------------------------------------
@@ -498,3 +512,20 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     dealt = {c for s in links.seats for c in data["dealt"][0][str(s)]}
     assert {c for c in dealt if shows(html, c) or names(html, c)} == entered
     assert not any(f'data-hand-card="{c}"' in html for c in entered)  # no resolved hands
+
+
+def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service: Referee) -> None:
+    """Issue 24's attacker's pass: a posted card of over 40 characters (the
+    order schema's bound) was refused with the validator's words, and a long one
+    cut before the words that say why; as any text that is no card, it is
+    refused by what was sent, cut, and nothing is stored."""
+    links = create(web)
+    host_post(web, links, "open")
+    for card in ("red-5" + "x" * 40, "<b>" + "y" * 200_000):
+        r = send(web, links, 1, 1, card)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 422
+        said = f"{escape(typed(card))} is not a card of this game: choose one of the cards offered"
+        assert said in body, body.split('id="problems"')[1][:800]
+        assert "longer than 40" not in body and "not shown" not in body
+    assert service.state(links.match_id).orders_of(1) == {}

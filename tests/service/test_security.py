@@ -27,9 +27,11 @@ from flask.testing import FlaskClient
 from itsdangerous import URLSafeTimedSerializer
 from sqlmodel import Session, select
 
+from referee.jsonio import MAX_DEPTH
 from referee.models import Contact, Message, Order, Round, Seat
 from referee.models import Match as MatchRow
 from referee.notify.config import NotifyConfig
+from referee.ruleset import get_ruleset, ruleset_names
 from referee.rulesets.rocky_river.data import load_bundled_map
 from referee.service import Referee
 
@@ -814,6 +816,51 @@ def test_malformed_json_bodies_are_refused_clearly(
             assert code in found, (case, found)
     assert svc.match_ids() == [m.id]
     assert svc.state(m.id).orders == []
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("game", ruleset_names())
+def test_an_order_nested_too_deeply_is_refused_clearly_in_every_game(
+    web: FlaskClient, app: Flask, svc: Referee, game: str
+) -> None:
+    """Issue 24's attacker's pass: an order nested 300 deep (a Forks draw, as a
+    seat's order or a host's entry) got a 500, the order schemas' validator
+    giving up at about 255 levels. JSON nested past MAX_DEPTH (64) levels is
+    refused by name (``json/invalid``) before anything reads it, and nothing is
+    stored; a body exactly 64 deep is read (then refused by the order's shape)."""
+    demo = get_ruleset(game).demo(None)
+    created = svc.create_match(
+        name="Deep",
+        setup=demo.setup,
+        players=demo.players,
+        settings=demo.settings,
+        ruleset=game,
+        seed=demo.seed,
+    )
+    mid = created.match_id
+    svc.open_round(mid)
+    state = svc.state(mid)
+    assert state.open_round is not None
+    seat = int(state.open_round.acting[0])
+    key = get_ruleset(game).phase(state.open_round.phase).order_key
+    url = f"/api/matches/{mid}/orders"
+    senders = [
+        (bearer(created.player_tokens[seat]), ""),
+        (bearer(created.host_token), f'"seat": {seat}, '),
+    ]
+    for headers, seat_part in senders:
+        for depth, read in ((MAX_DEPTH - 1, True), (MAX_DEPTH, False), (300, False)):
+            body = "{" + seat_part + f'"{key}": {nested(depth)}' + "}"  # 1 + depth levels
+            before = snapshot(app)
+            resp = web.put(url, data=body, content_type="application/json", headers=headers)
+            assert resp.status_code == 422, (depth, seat_part, resp.get_data(as_text=True))
+            (error,) = resp.get_json()["errors"]
+            too_deep = error["code"] == "json/invalid" and "too deeply" in error["message"]
+            assert too_deep is not read, (depth, error)
+            assert snapshot(app) == before
 
 
 DRAFT_OK = PLAYS[0]["1"]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ from referee.errors import Problem, RuleError
 from referee.rulesets.cardgame import TOP
 
 from . import match as m
-from .cards import CARDS, COMPANIES, DEFAULT_NAMES, canonical, company, value
+from .cards import CARDS, COMPANIES, DEFAULT_NAMES, canonical, card_name, company, value
 from .orders import DrawOrder
 
 # Wall time (seconds) all the solves of one audit may take together (one per
@@ -424,6 +424,12 @@ def audit_document(
 
 # ---- in words -------------------------------------------------------------------------
 
+CardWords = Callable[[str], str]  # a card as a sentence names it
+
+
+def _card_id(card: str) -> str:
+    return card
+
 
 def _and(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
@@ -431,30 +437,78 @@ def _and(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _step(choice: Choice) -> str:
-    was = f"{choice.actual} (the seeded default)" if choice.defaulted else choice.actual
-    return f"{choice.best} instead of {was} in turn {choice.turn}"
+def _step(choice: Choice, card: CardWords) -> str:
+    was = f"{card(choice.actual)} (the seeded default)" if choice.defaulted else card(choice.actual)
+    return f"{card(choice.best)} instead of {was} in turn {choice.turn}"
 
 
-def seat_text(a: SeatAudit, company_names: Mapping[str, str]) -> str:
-    """One seat's audit in a sentence (plain text: the pages escape it)."""
-    if not a.choices:
-        return f"{a.name} had no invest step (score {a.actual})."
-    if a.gain == 0:
-        return f"{a.name}'s invest choices were the best they could make (score {a.actual})."
+def _sentence(
+    name: str,
+    actual: int,
+    best: int,
+    choices: Sequence[Choice],
+    new_top: Sequence[str] | None,
+    company_names: Mapping[str, str],
+    card: CardWords,
+) -> str:
+    """One seat's audit in a sentence; ``new_top``: the top three of the best
+    combination when it is not the actual top, else None."""
+    if not choices:
+        return f"{name} had no invest step (score {actual})."
+    if best == actual:
+        return f"{name}'s invest choices were the best they could make (score {actual})."
+    changes = [c for c in choices if c.changed]
     line = (
-        f"{a.name} could have scored {a.best_invest} instead of {a.actual} by investing "
-        f"{_and([_step(c) for c in a.changes])}"
+        f"{name} could have scored {best} instead of {actual} by investing "
+        f"{_and([_step(c, card) for c in changes])}"
     )
-    if set(a.best_ranking[:TOP]) != set(a.actual_ranking[:TOP]):
-        top = [company_names.get(c, c) for c in a.best_ranking[:TOP]]
-        line += f"; the top would then have been {_and(top)}"
+    if new_top is not None:
+        line += f"; the top would then have been {_and([company_names.get(c, c) for c in new_top])}"
     return line + "."
 
 
+def _new_top(best_ranking: Sequence[str], actual_ranking: Sequence[str]) -> list[str] | None:
+    top = list(best_ranking[:TOP])
+    return top if set(top) != set(actual_ranking[:TOP]) else None
+
+
+def seat_text(a: SeatAudit, company_names: Mapping[str, str], card: CardWords = _card_id) -> str:
+    """One seat's audit in a sentence (plain text: the pages escape it). Cards
+    by their ids, as the audit JSON's ``text`` (the contract's words), unless
+    ``card`` names them otherwise."""
+    new_top = _new_top(a.best_ranking, a.actual_ranking)
+    return _sentence(a.name, a.actual, a.best_invest, a.choices, new_top, company_names, card)
+
+
+def seat_words(
+    entry: Mapping[str, Any],
+    name: str,
+    actual_ranking: Sequence[str],
+    company_names: Mapping[str, str],
+) -> str:
+    """The sentence of one seat's entry of the audit JSON
+    (:meth:`MatchAudit.as_dict`), its cards named as players know them ("Oxime
+    3"): for the host's audit page, which has the JSON and the match's view
+    (``actual_ranking``: its final ranking)."""
+    choices = [
+        Choice(int(c["round"]), str(c["actual"]), str(c["best"]), bool(c["defaulted"]))
+        for c in entry["invest"]
+    ]
+    return _sentence(
+        name,
+        int(entry["actual"]),
+        int(entry["best_invest"]),
+        choices,
+        _new_top([str(c) for c in entry["ranking"]], actual_ranking),
+        company_names,
+        lambda card: card_name(card, company_names),
+    )
+
+
 def audit_text(report: MatchAudit) -> str:
-    """The audit in words, for the CLI (the host's page shows each seat's
-    ``text`` of :meth:`MatchAudit.as_dict`, the same lines)."""
+    """The audit in words, for the CLI: each seat's sentence as the host's page
+    says it, cards named as players know them ("Oxime 3"; the JSON's ``text``
+    names them by id)."""
     variant = (
         "merge variant: any card of the hand" if report.merge else "one of the two passed cards"
     )
@@ -464,5 +518,9 @@ def audit_text(report: MatchAudit) -> str:
         f"({variant}), every draw step and every other choice as it was.",
         "",
     ]
-    lines += [seat_text(a, report.company_names) for _, a in sorted(report.seats.items())]
+    names = report.company_names
+    lines += [
+        seat_text(a, names, lambda card: card_name(card, names))
+        for _, a in sorted(report.seats.items())
+    ]
     return "\n".join(lines) + "\n"

@@ -13,7 +13,8 @@ Everything shown is made from the viewer's view (K11, :mod:`.view`):
   in an invest step the card invested; radio inputs, so it works by click,
   by keyboard and without JavaScript;
 - orders and refusals in players' words, "Oxime 6" (not ``oxime-6``);
-- the host's audit page in words (K12), offered once the match has finished.
+- the host's audit page in words (K12), offered once the match has finished,
+  cards by their names too.
 """
 
 from __future__ import annotations
@@ -269,6 +270,23 @@ class Web(GameWeb):
         names = company_names((view.get("settings") or {}).get("names"))
         return _CARD_ID.sub(lambda m: card_name(m.group(0), names), str(text))
 
+    def audit_sentences(self, report: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, str]:
+        """Each seat's audit sentence (K12) as the host's audit page says it,
+        its cards by their names ("Oxime 3"), from the audit JSON and the
+        match's view; the JSON's own ``text`` (cards by id) where the view lacks
+        what the sentence needs."""
+        from .audit import seat_words  # loads OR-Tools: only for the audit page
+
+        names = company_names((view.get("settings") or {}).get("names"))
+        players = {str(p["seat"]): str(p["name"]) for p in view.get("players") or []}
+        ranking = [str(c) for c in (view.get("result") or {}).get("ranking") or []]
+        out: dict[str, str] = {}
+        for seat, entry in (report.get("seats") or {}).items():
+            out[seat] = str(entry.get("text", ""))
+            if len(ranking) == len(COMPANIES) and seat in players:
+                out[seat] = seat_words(entry, players[seat], ranking, names)
+        return out
+
     def player_problems(
         self, problems: list[Problem], order: Any, seat: int, context: Mapping[str, Any]
     ) -> list[Problem]:
@@ -291,7 +309,9 @@ class Web(GameWeb):
             message = _CARD_ID.sub(lambda m: card_name(m.group(0), names), p.message)
             if card is not None and p.code in said:
                 message = said[p.code]
-            if p.code == "card/unknown":
+            # a form sends text only: text refused by its shape (over 40
+            # characters) is, to the player, no card either
+            if p.code in ("card/unknown", "card/not_a_string"):
                 sent = _sent_cards(order)
                 bad = next((c for c in sent if CARDS.read(c) is None), None)
                 shown = typed(bad) if bad is not None else "that"

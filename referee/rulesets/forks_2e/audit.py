@@ -38,7 +38,7 @@ few dozen booleans and is proved optimal in milliseconds (BENCHMARKS.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,7 @@ from ortools.sat.python import cp_model
 from referee.errors import RuleError
 
 from . import match as m
-from .cards import DEFAULT_NAMES, DESTINATIONS, canonical, destination, value
+from .cards import DEFAULT_NAMES, DESTINATIONS, canonical, card_name, destination, value
 from .scoring import TOP, marketing_totals, ranking, score
 
 # Wall time (seconds) all the solves of one audit may take together (one per
@@ -375,6 +375,12 @@ def audit_document(
 
 # ---- in words -------------------------------------------------------------------------
 
+CardWords = Callable[[str], str]  # a card as a sentence names it
+
+
+def _card_id(card: str) -> str:
+    return card
+
 
 def _and(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
@@ -382,30 +388,80 @@ def _and(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _step(choice: Choice) -> str:
-    was = f"{choice.actual} (the seeded default)" if choice.defaulted else choice.actual
-    return f"{choice.best} instead of {was} in round {choice.game_round}'s market step"
+def _step(choice: Choice, card: CardWords) -> str:
+    was = f"{card(choice.actual)} (the seeded default)" if choice.defaulted else card(choice.actual)
+    return f"{card(choice.best)} instead of {was} in round {choice.game_round}'s market step"
 
 
-def seat_text(a: SeatAudit, destination_names: Mapping[str, str]) -> str:
-    """One seat's audit in a sentence (plain text: the pages escape it)."""
-    if a.gain == 0:
-        return f"{a.name}'s market choices were the best they could make (score {a.actual})."
+def _sentence(
+    name: str,
+    actual: int,
+    best: int,
+    choices: Sequence[Choice],
+    new_top: Sequence[str] | None,
+    destination_names: Mapping[str, str],
+    card: CardWords,
+) -> str:
+    """One seat's audit in a sentence; ``new_top``: the top three of the best
+    combination when it is not the actual top, else None."""
+    if best == actual:
+        return f"{name}'s market choices were the best they could make (score {actual})."
+    changes = [c for c in choices if c.changed]
     line = (
-        f"{a.name} could have scored {a.best_market} instead of {a.actual} by marketing "
-        f"{_and([_step(c) for c in a.changes])}"
+        f"{name} could have scored {best} instead of {actual} by marketing "
+        f"{_and([_step(c, card) for c in changes])}"
     )
-    if set(a.best_ranking[:TOP]) != set(a.actual_ranking[:TOP]):
-        top = [destination_names.get(d, d) for d in a.best_ranking[:TOP]]
+    if new_top is not None:
+        top = [destination_names.get(d, d) for d in new_top]
         line += f"; the top would then have been {_and(top)}"
     return line + "."
 
 
+def _new_top(best_ranking: Sequence[str], actual_ranking: Sequence[str]) -> list[str] | None:
+    top = list(best_ranking[:TOP])
+    return top if set(top) != set(actual_ranking[:TOP]) else None
+
+
+def seat_text(
+    a: SeatAudit, destination_names: Mapping[str, str], card: CardWords = _card_id
+) -> str:
+    """One seat's audit in a sentence (plain text: the pages escape it). Cards
+    by their ids, as the audit JSON's ``text`` (the contract's words), unless
+    ``card`` names them otherwise."""
+    new_top = _new_top(a.best_ranking, a.actual_ranking)
+    return _sentence(a.name, a.actual, a.best_market, a.choices, new_top, destination_names, card)
+
+
+def seat_words(
+    entry: Mapping[str, Any],
+    name: str,
+    actual_ranking: Sequence[str],
+    destination_names: Mapping[str, str],
+) -> str:
+    """The sentence of one seat's entry of the audit JSON
+    (:meth:`MatchAudit.as_dict`), its cards named as players know them
+    ("Greysteel City 8"): for the host's audit page, which has the JSON and the
+    match's view (``actual_ranking``: its final ranking)."""
+    choices = [
+        Choice(int(c["round"]), str(c["actual"]), str(c["best"]), bool(c["defaulted"]))
+        for c in entry["market"]
+    ]
+    return _sentence(
+        name,
+        int(entry["actual"]),
+        int(entry["best_market"]),
+        choices,
+        _new_top([str(d) for d in entry["ranking"]], actual_ranking),
+        destination_names,
+        lambda card: card_name(card, destination_names),
+    )
+
+
 def audit_text(report: MatchAudit, document: Any = None) -> str:
-    """The audit in words, for the CLI (the host's page shows each seat's
-    ``text`` of :meth:`MatchAudit.as_dict`, the same lines). ``document`` is the
-    match file the report was made from; the report already holds the names
-    read from it."""
+    """The audit in words, for the CLI: each seat's sentence as the host's page
+    says it, cards named as players know them ("Greysteel City 8"; the JSON's
+    ``text`` names them by id). ``document`` is the match file the report was
+    made from; the report already holds the names read from it."""
     variant = (
         "merge variant: any card of the hand" if report.merge else "one of the two passed cards"
     )
@@ -415,5 +471,9 @@ def audit_text(report: MatchAudit, document: Any = None) -> str:
         f"({variant}), every other choice as it was.",
         "",
     ]
-    lines += [seat_text(a, report.destination_names) for _, a in sorted(report.seats.items())]
+    names = report.destination_names
+    lines += [
+        seat_text(a, names, lambda card: card_name(card, names))
+        for _, a in sorted(report.seats.items())
+    ]
     return "\n".join(lines) + "\n"

@@ -470,6 +470,23 @@ class Web(GameWeb):
         names = destination_names((view.get("settings") or {}).get("names"))
         return _CARD_ID.sub(lambda m: card_name(m.group(0), names), str(text))
 
+    def audit_sentences(self, report: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, str]:
+        """Each seat's audit sentence (F12) as the host's audit page says it,
+        its cards by their names ("Greysteel City 8"), from the audit JSON and
+        the match's view; the JSON's own ``text`` (cards by id) where the view
+        lacks what the sentence needs."""
+        from .audit import seat_words  # loads OR-Tools: only for the audit page
+
+        names = destination_names((view.get("settings") or {}).get("names"))
+        players = {str(p["seat"]): str(p["name"]) for p in view.get("players") or []}
+        ranked = [str(d) for d in (view.get("result") or {}).get("ranking") or []]
+        out: dict[str, str] = {}
+        for seat, entry in (report.get("seats") or {}).items():
+            out[seat] = str(entry.get("text", ""))
+            if len(ranked) == len(DESTINATIONS) and seat in players:
+                out[seat] = seat_words(entry, players[seat], ranked, names)
+        return out
+
     def player_problems(
         self, problems: list[Problem], order: Any, seat: int, context: Mapping[str, Any]
     ) -> list[Problem]:
@@ -492,7 +509,9 @@ class Web(GameWeb):
         out = []
         for p in problems:
             message = p.message
-            if p.code == "card/unknown" and isinstance(order, str):
+            # a form sends text only: text refused by its shape (over 40
+            # characters) is, to the player, no card either
+            if p.code in ("card/unknown", "card/not_a_string") and isinstance(order, str):
                 shown = typed(order.strip())
                 message = f"{shown} is not a card of this game: choose one of the cards offered"
             elif card is not None and p.code in said:
