@@ -330,7 +330,7 @@ def test_forks_swap_match_in_one_sitting_that_runs_itself(
             pick(page, seat, "card", card)
             order = DrawOrder(card) if draw else card
             said = f"{'keep' if draw else 'invest'} {card_name(card)}"
-        if seat == PHONE_SEAT and step in (2, 5):
+        if seat == PHONE_SEAT and step in (4, 5):  # an invest and a draw step
             shot(page, artifacts, f"player-step{step}-phone")
         page.get_by_role("button", name="Send my order").click()
         # the step closes at once (close early) and the next opens (by itself)
