@@ -1,20 +1,36 @@
-"""A whole Forks (1st edition) match in a real browser: a host and three
-players, each in a browser context of their own (seat 3 on a 375x812 phone
-with touch), who only open the links the service gives them.
+"""A whole Forks (1st edition) match in a real browser, played in one sitting
+as issue 24 asks: a host and three players, each in a browser context of their
+own (seat 3 on a 375x812 phone with touch), who only open the links the
+service gives them, each ONCE.
 
 The host creates a 3-player match with the swap variant from the create form
-(a tiebreak chosen with its selects), then opens and closes the 24 steps (12
-turns of a draw and an invest step). In each step only the acting seat has an
-order form: it picks by clicking (desktop), tapping (the phone) or with the
-keyboard (seat 2 in one step); in turn 2 the drawing seat swaps (gives a
-drawn card, takes an invested one and keeps the taken card) in one order. At
-the end the public page's result is checked against the engine's resolution
-of the host's export; screenshots are kept in test-artifacts/.
+(a tiebreak chosen with its selects) with 10-minute steps, "close a round as
+soon as all have sent" and "open each round by itself": the match runs itself
+through its 24 steps (12 turns of a draw and an invest step) with no host
+action. Every page (the three seats', the host's and the public one) keeps
+static/live.js (LIVE_PAGES): the test never reloads nor navigates a page after
+opening it (a player's sending an order is the player's own navigation). In
+each step every page follows the match by itself (its rendered pulse becomes
+the server's), the acting seat reads "Your turn" in its title and banner, and
+only it has an order form: it picks by clicking (desktop), tapping (the
+phone) or with the keyboard (seat 2's invest steps); in turn 2 the drawing
+seat swaps (gives a drawn card, takes an invested one and keeps the taken
+card) in one order.
+
+At every step, on every page, none of the cards another seat holds privately
+(K11: its hand, the cards it drew, the cards passed to it; computed by the
+engine from the match's seed, read from the database as only a test may) is
+in the page's text, nor the discarded card; the host never sees an open draw
+step's cards. At the end the host's match file (its dashboard's download
+link) re-resolves with the engine to exactly the published public result;
+screenshots are kept in test-artifacts/.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,20 +38,50 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from referee.db import make_engine
 from referee.rulesets.forks.cards import card_name
-from referee.rulesets.forks.match import resolve
+from referee.rulesets.forks.match import (
+    Table,
+    acting_seat,
+    check_next,
+    close_next,
+    resolve,
+    start,
+)
+from referee.rulesets.forks.orders import DrawOrder
+from referee.service import Referee
 
 from .conftest import Server
 
+LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
+
 TIMEOUT = 10_000
+LIVE_WAIT = 8_000  # live.js polls every 2 s; then the page loads again
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 PLAYERS = [("Ann", 4), ("Ben", 2), ("Cat", 2)]
 NAMES = {seat: name for seat, (name, _) in enumerate(PLAYERS, start=1)}
+SEATS = len(PLAYERS)
+STEPS = 24
 PHONE_SEAT = 3
 KEYBOARD_SEAT = 2  # picks with the keyboard in each of its invest steps
 SWAP_STEP = 3  # turn 2's draw step: seat 2 swaps
 TIEBREAK = ["oxime", "needle", "dtv", "apidae", "wildrock"]
+STEP_MINUTES = 10
+
+# a page's text as the reader could find it: every text node, hidden ones too
+# (a card in a hidden element is still sent to the browser), but not scripts
+# or styles; the host's page also leaves out its selects, which list all 40
+# cards to enter a draw order from (docs/forks.md)
+PAGE_TEXT = """skipSelects => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const skip = skipSelects ? "script, style, select" : "script, style";
+  const out = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement || !n.parentElement.closest(skip)) out.push(n.nodeValue);
+  }
+  return out.join("\\n");
+}"""
 
 
 @pytest.fixture
@@ -45,7 +91,7 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
         if who == str(PHONE_SEAT):
             made[who] = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         else:
-            made[who] = browser.new_context(viewport=DESKTOP)
+            made[who] = browser.new_context(viewport=DESKTOP, accept_downloads=True)
         made[who].set_default_timeout(TIMEOUT)
     yield made
     for context in made.values():
@@ -88,21 +134,81 @@ def pick(page: Page, seat: int, name: str, value: str) -> None:
     expect(page.locator(f"#{name}-{value}")).to_be_checked()
 
 
-def shows(html: str, card: str) -> bool:
-    """Whether ``card`` is on the page by its id or its name (escaped)."""
-    name = re.escape(card_name(card).replace("&", "&amp;"))
+def shows(text: str, card: str) -> bool:
+    """Whether ``card`` is in a page's ``text`` by its id or its name."""
     twin = "" if card.endswith("x") else r"(?! \(twin\))"
     by_id = rf"(?<![\w-]){re.escape(card)}(?![\w-])"
-    return re.search(rf"{by_id}|\b{name}(?!\d){twin}", html) is not None
+    by_name = rf"\b{re.escape(card_name(card))}(?!\d){twin}"
+    return re.search(f"{by_id}|{by_name}", text) is not None
 
 
-def acting_seat(step: int) -> int:
-    turn = (step + 1) // 2
-    current = (turn - 1) % 3 + 1
-    return current if step % 2 else current % 3 + 1
+# ---- what each viewer may not see, from the engine (K11) -------------------------
 
 
-def test_forks_swap_match_host_and_three_players(
+def ever_public(table: Table) -> set[str]:
+    """Every card that has been on the investment board, so is public for
+    good: the initial investment, each card invested or revealed, each swap's
+    given and taken card (of closed draw steps)."""
+    out = set(table.initial)
+    for t in table.turns:
+        out |= {c for c in (t.invested, t.revealed) if c is not None}
+        if t.swap:
+            out |= set(t.swap.values())
+    return out
+
+
+def seen_by(table: Table) -> dict[int, set[str]]:
+    """The cards each seat has held: those it drew (the open draw step's
+    too) or took in a swap, and those passed to it; its hand is among them."""
+    seen: dict[int, set[str]] = {s: set() for s in table.seat_numbers()}
+    for t in table.turns:
+        seen[t.current] |= set(t.drawn) | ({t.swap["take"]} if t.swap else set())
+        if t.passed is not None:
+            seen[t.receiver] |= set(t.passed)
+    for seat, hand in table.hands.items():
+        assert set(hand) <= seen[seat], (seat, hand)
+    return seen
+
+
+def forbidden(table: Table) -> dict[str, set[str]]:
+    """For each page ("1".."3", "host", "public"), the cards it must not show
+    now: another seat's private cards (not those this seat has seen itself)
+    and the discarded card; the host sees every closed step, so only an open
+    draw step's cards and, before the end, the discarded card. At the end
+    every hand is public."""
+    public = ever_public(table)
+    if table.finished:
+        public |= {c for hand in table.hands.values() for c in hand}
+    seen = seen_by(table)
+    secret = set(table.discarded)
+    out = {"public": (set().union(*seen.values()) | secret) - public}
+    for seat in table.seat_numbers():
+        others = set().union(*(cards for s, cards in seen.items() if s != seat))
+        out[str(seat)] = (others | secret) - public - seen[seat]
+    host = set() if table.finished else set(secret)
+    if not table.finished and table.next_kind == "draw":
+        host |= set(table.turn.drawn)
+    out["host"] = host - public
+    return out
+
+
+def public_json(server: Server, path: str) -> dict[str, Any]:
+    """A public GET of the API, on a connection of its own: a kept-alive one
+    may be closed by the server (gunicorn's 2 s keep-alive) just as it is
+    reused, which Playwright's request context reports as ECONNRESET (a
+    browser sends the request again)."""
+    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+    return found
+
+
+def assert_nothing_private(page: Page, who: str, cards: set[str], step: int) -> None:
+    text: str = page.evaluate(PAGE_TEXT, who == "host")
+    leaked = sorted(c for c in cards if shows(text, c))
+    assert not leaked, f"step {step}: the {who} page shows {leaked}"
+
+
+def test_forks_swap_match_in_one_sitting_that_runs_itself(
     server: Server, contexts: dict[str, BrowserContext], artifacts: Path
 ) -> None:
     host = contexts["host"].new_page()
@@ -121,95 +227,161 @@ def test_forks_swap_match_host_and_three_players(
     for place, firm in enumerate(TIEBREAK):
         selects.nth(place).select_option(firm)
     assert [selects.nth(i).input_value() for i in range(5)] == TIEBREAK
-    host.get_by_label("Open each round by itself").uncheck()
-    host.get_by_label(re.compile(r"^Close a round as soon as")).uncheck()
+    host.get_by_label(re.compile(r"^Deadline of each round")).fill(str(STEP_MINUTES))
+    host.get_by_label("Unit of the deadline").select_option("minutes")
+    host.get_by_label(re.compile(r"^Close a round as soon as")).check()
+    host.get_by_label("Open each round by itself").check()
     host.get_by_role("button", name="Create the match").click()
     expect(host.get_by_role("heading", level=1)).to_have_text("“Browser <Forks> Cup” is ready")
     host_url = host.locator("#host-link").get_attribute("href") or ""
     seat_links = host.get_by_role("region", name="One private link per player").get_by_role("link")
-    expect(seat_links).to_have_count(3)
+    expect(seat_links).to_have_count(SEATS)
     links = {s: seat_links.nth(s - 1).get_attribute("href") or "" for s in NAMES}
     public_url = (
         host.get_by_role("region", name="The public page").get_by_role("link").get_attribute("href")
         or ""
     )
     match_id = public_url.rsplit("/", 1)[1]
-    host_token = host_url.rsplit("/", 1)[1]
-    players = {s: contexts[str(s)].new_page() for s in NAMES}
-    host.goto(host_url)
 
-    for step in range(1, 25):
+    # the engine plays along from the match's secret seed (only a test may read it)
+    engine = make_engine(server.database_url)
+    try:
+        match = Referee(engine).state(match_id).match
+    finally:
+        engine.dispose()
+    assert match.settings["deadline_hours"] == pytest.approx(STEP_MINUTES / 60)
+    assert match.settings["close_early"] is True and match.settings["auto_open"] is True
+    table = start(match.seed, SEATS, swap=True)
+
+    # each opens their page once; from here on only live.js loads them again
+    host.goto(host_url)
+    players = {s: contexts[str(s)].new_page() for s in NAMES}
+    for seat, page in players.items():
+        page.goto(links[seat])
+    public = contexts["public"].new_page()
+    public.goto(public_url)
+    pages: dict[str, Page] = {str(s): p for s, p in players.items()}
+    pages |= {"host": host, "public": public}
+
+    def pulse() -> dict[str, Any]:
+        return public_json(server, f"/api/matches/{match_id}/pulse")
+
+    def all_follow(step: int) -> None:
+        """Every page shows the match as it is now, loaded again by live.js
+        (the pulse a page was rendered with is the server's), and shows
+        nothing private of anyone else."""
+        now = pulse()
+        hidden = forbidden(table)
+        for who, page in pages.items():
+            expect(page.locator("#live")).to_have_attribute(
+                "data-pulse", now["pulse"], timeout=LIVE_WAIT
+            )
+            assert_nothing_private(page, who, hidden[who], step)
+
+    for step in range(1, STEPS + 1):
         turn = (step + 1) // 2
-        title = f"Turn {turn}: {'draw' if step % 2 else 'invest'}"
-        host.get_by_role("button", name=f"Open {title}").click()
-        expect(notice(host)).to_contain_text(f"{title} is open for orders.")
-        seat = acting_seat(step)
-        for other, page in players.items():  # whose turn it is, on every seat's page
-            page.goto(links[other])
-            expect(page.locator("#turn-now")).to_contain_text(f"Turn {turn}:")
+        draw = step % 2 == 1
+        title = f"Turn {turn}: {'draw' if draw else 'invest'}"
+        seat = acting_seat(step, SEATS)
+        assert table.acting == seat
+        now = pulse()
+        assert now["step"]["title"] == title and now["step"]["status"] == "open", now
+        assert now["waiting"] == [seat], now
+        page = players[seat]  # its turn arrives by itself, in its title and a banner
+        expect(page).to_have_title(re.compile(r"^Your turn · "), timeout=LIVE_WAIT)
+        expect(page.locator(".your-turn")).to_contain_text(
+            f"Your turn: send your order for {title}", timeout=LIVE_WAIT
+        )
+        all_follow(step)
+        for other, other_page in players.items():
+            expect(other_page.locator("#turn-now")).to_contain_text(f"Turn {turn}:")
             if other != seat:
-                expect(page.locator('input[name="card"]')).to_have_count(0)
-        page = players[seat]
+                assert not other_page.title().startswith("Your turn")
+                expect(other_page.locator('input[name="card"]')).to_have_count(0)
+                expect(other_page.locator(".whose-turn")).to_contain_text(
+                    f"Waiting for orders from {NAMES[seat]}."
+                )
+        expect(host.locator(".whose-turn")).to_contain_text(
+            f"Waiting for orders from {NAMES[seat]}."
+        )
         cards = [c for c in values(page, "card") if c != "taken"]
+        assert sorted(cards) == sorted(table.options()), (step, cards)
         said: str
-        if step % 2:
-            assert len(cards) == 3, cards
         if step == SWAP_STEP:
             takes = [c for c in values(page, "take") if c]
+            assert sorted(takes) == sorted(table.investment)
             give, take = cards[0], takes[-1]
             pick(page, seat, "give", give)
             pick(page, seat, "take", take)
             pick(page, seat, "card", "taken")
+            order: DrawOrder | str = DrawOrder(take, give, take)
             said = f"keep {card_name(take)}, after giving {card_name(give)} for {card_name(take)}"
-        elif seat == KEYBOARD_SEAT and step % 2 == 0:
+        elif seat == KEYBOARD_SEAT and not draw:
             card = cards[-1]
             page.locator('input[name="card"]').first.focus()
             page.keyboard.press("Space")
             for _ in range(len(cards) - 1):
                 page.keyboard.press("ArrowDown")
             expect(page.locator(f"#card-{card}")).to_be_checked()
+            order = card
             said = f"invest {card_name(card)}"
         else:
             card = cards[step % len(cards)]
             pick(page, seat, "card", card)
-            said = f"{'keep' if step % 2 else 'invest'} {card_name(card)}"
-        if seat == PHONE_SEAT and step in (2, 5):
+            order = DrawOrder(card) if draw else card
+            said = f"{'keep' if draw else 'invest'} {card_name(card)}"
+        if seat == PHONE_SEAT and step in (4, 5):  # an invest and a draw step
             shot(page, artifacts, f"player-step{step}-phone")
         page.get_by_role("button", name="Send my order").click()
-        expect(notice(page)).to_contain_text("was accepted")
-        expect(page.locator(".receipt-box")).to_contain_text(f"Your order: {said}")
-        host.goto(host_url)
-        if step == 1:  # the host never sees the open draw step's cards nor the sealed order
-            html = host.content()
-            assert not any(shows(html, c) for c in cards), cards
-        host.get_by_label(f"I am sure: close {title} now").check()
-        host.get_by_role("button", name=f"Close and resolve {title} now").click()
-        expect(notice(host)).to_contain_text(f"{title} is closed and resolved")
+        # the step closes at once (close early) and the next opens (by itself)
+        expect(notice(page)).to_contain_text("was accepted. Receipt: ")
+        expect(notice(page)).to_contain_text(
+            f"{title} has closed: yours was the last order it was waiting for."
+        )
+        expect(page.locator(".my-orders")).to_contain_text(f"{title}: {said}")
+        close_next(table, check_next(table, order))
+    assert table.finished
+
+    now = pulse()
+    assert now["finished"] is True and now["waiting"] == [], now
+    all_follow(STEPS + 1)
     expect(host.get_by_role("region", name="Current round")).to_contain_text(
         "The match has finished"
     )
+    # the host's match file, from its dashboard's link, re-resolves to the
+    # public result exactly (and to the engine's, played along)
+    with host.expect_download() as download:
+        host.get_by_role("link", name="Download the match file (JSON)").click()
+    exported: dict[str, Any] = json.loads(Path(download.value.path()).read_text())
+    assert exported["settings"]["swap"] is True
+    assert exported["settings"]["tiebreak"] == TIEBREAK
+    assert exported["seed"] == match.seed
+    assert not any(exported.get("host_entered", []))
+    sent = [order for entry in exported["orders"] for order in entry.values()]
+    assert len(sent) == STEPS  # nobody defaulted
+    assert sum("swap" in o for o in sent if isinstance(o, dict)) == 1  # turn 2's, in one order
+    resolved = resolve(exported)
+    published: dict[str, Any] = public_json(server, f"/api/matches/{match_id}")["result"]
+    public_turn_keys = ("turn", "current", "receiver", "swap", "invested", "revealed")
+    assert published["turns"] == [{k: t[k] for k in public_turn_keys} for t in resolved["turns"]]
+    assert "discarded" not in published  # unseen until a full reveal (K11)
+    assert published["discarded_count"] == len(resolved["discarded"])
+    for key, value in resolved.items():
+        if key not in ("turns", "discarded"):
+            assert published[key] == value, key
+    assert resolved["hands"] == {str(s): h for s, h in table.hands.items()}
 
-    public = contexts["public"].new_page()
-    public.goto(public_url)
+    # the public page, never reloaded by the test, shows that result
     rows = public.locator("tr[data-score-seat]")
-    expect(rows).to_have_count(3)
+    expect(rows).to_have_count(SEATS)
     page_scores: dict[str, int] = {}
-    for i in range(3):
+    for i in range(SEATS):
         seat_text = rows.nth(i).get_attribute("data-score-seat") or ""
         text = rows.nth(i).locator("td.score").inner_text().replace("\u2212", "-")
         page_scores[seat_text] = int(text)
+    assert resolved["scores"] == page_scores
     expect(public.locator("svg.forks-board")).to_have_count(1)
     expect(public.locator("svg.forks-scores")).to_have_count(1)
-    answer = contexts["host"].request.get(
-        f"{server.url}/api/matches/{match_id}/export",
-        headers={"Authorization": f"Bearer {host_token}"},
-    )
-    assert answer.ok, answer.text()
-    exported: dict[str, Any] = answer.json()
-    assert exported["settings"]["swap"] is True
-    assert exported["settings"]["tiebreak"] == TIEBREAK
-    resolved = resolve(exported)
-    assert resolved["scores"] == page_scores
     token = resolved["token_of_life"]
     token_text = public.locator(".final-token").inner_text()
     if token is None:
@@ -222,10 +394,7 @@ def test_forks_swap_match_host_and_three_players(
     names |= {"wildrock": "Wild Rock Telecoms", "needle": "Needle & Green Solicitors"}
     ranking = public.locator(".final-ranking").inner_text()
     assert ranking == "Ranking: " + ", ".join(names[c] for c in resolved["ranking"]) + "."
-    sent = [order for entry in exported["orders"] for order in entry.values()]
-    assert sum("swap" in o for o in sent if isinstance(o, dict)) == 1  # turn 2's, in one order
     shot(public, artifacts, "public-desktop")
+    shot(players[PHONE_SEAT], artifacts, "player-end-phone")
     public.set_viewport_size(PHONE)
     shot(public, artifacts, "public-phone")
-    players[PHONE_SEAT].goto(links[PHONE_SEAT])
-    shot(players[PHONE_SEAT], artifacts, "player-end-phone")

@@ -309,3 +309,52 @@ def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service:
         assert "longer than 40" not in body and "not shown" not in body
         assert "<b>" not in body.split('id="problems"')[1]
     assert service.state(links.match_id).orders_of(1) == {}
+
+
+def words(html: str) -> str:
+    """A page with its runs of white space as one space."""
+    return " ".join(html.split())
+
+
+def test_an_open_draw_step_is_said_as_now_and_a_waiting_seat_is_told_its_turn_will_show(
+    web: FlaskClient, service: Referee
+) -> None:
+    """Found walking a match that runs itself by hand (issue 24): the drawing
+    seat read "you draw 3 cards, keeps one and passes two", every page listed
+    the open draw step's turn as "Ana drew and passed to Bo" before anyone had
+    drawn, and a seat that does not act was told to come back when the host
+    opens the next round, in a match whose host opens nothing."""
+    links = create(web, close_early="y", auto_open="y")  # the first step is open at once
+    one, two = words(page(web, links.seats[1])), words(page(web, links.seats[2]))
+    assert "Turn 1:</strong> you draw 3 cards, keep one and pass two to Bo." in one
+    assert "Turn 1:</strong> Ana draws 3 cards, keeps one and passes two to you." in two
+    public, host = page(web, f"/matches/{links.match_id}"), page(web, links.host)
+    for html in (one, two, public, host):
+        assert 'id="turns-h"' not in html and "drew and passed" not in html
+    assert (
+        "Turn 1: draw is open, but you do not send an order in it. The next round opens by "
+        "itself as soon as this one closes; this page says “Your turn” when you have an order "
+        "to send." in two
+    )
+    assert "Come back when the host" not in two
+
+    drawn = data_of(service, links.match_id)["turns"][0]["drawn"]
+    r = send(web, links, 1, 1, card=drawn[0])  # closes the step (close early); the next opens
+    assert r.status_code == 200 and "has closed" in r.get_data(as_text=True)
+    for url in (f"/matches/{links.match_id}", links.seats[3]):
+        assert "Turn 1: Ana drew and passed to Bo." in words(page(web, url))
+    assert "Turn 1: Ana drew and passed to Bo; kept" in words(page(web, links.host))
+    assert "Turn 1: you drew and passed to Bo." in words(page(web, links.seats[1]))
+    assert "Turn 1: Ana drew and passed to you." in words(page(web, links.seats[2]))
+
+
+def test_a_seat_that_waits_in_a_match_its_host_runs_is_told_the_host_opens_the_next_round(
+    web: FlaskClient,
+) -> None:
+    links = create(web)
+    host_post(web, links, "open")
+    assert (
+        "Turn 1: draw is open, but you do not send an order in it. The host opens the next "
+        "round; this page says “Your turn” when you have an order to send."
+        in words(page(web, links.seats[3]))
+    )
