@@ -273,7 +273,7 @@ def card_set_problems(raw: object) -> tuple[CardSet | None, list[Problem]]:
                 )
             seen.add(wall.id)
             walls.append(wall)
-        if len(walls) == len(walls_raw):
+        if len(walls) == len(walls_raw) and MIN_WALLS <= len(walls) <= MAX_WALLS:
             for shape in SHAPES:
                 have = sum(1 for w in walls if w.shape == shape)
                 if have < MIN_OF_SHAPE:
