@@ -16,7 +16,14 @@ from conftest import GOLDEN_ROOT, REPO, SHARED, SHARED_ROOT
 MATCH_SUFFIX = ".match.json"
 EXPECTED_SUFFIX = ".expected.json"
 GAMES = sorted(p.name for p in GOLDEN_ROOT.iterdir() if p.is_dir())
-CASES = sorted(GOLDEN_ROOT.glob(f"*/*{MATCH_SUFFIX}"))
+# games whose pure engine is built but not yet registered as a ruleset: `referee
+# resolve` does not know them yet, so their cases run through the engine in their
+# own tests (tests/<game>/test_golden.py) until the registry line is added; then
+# the name leaves this set (test_engine_only_games_are_not_registered says when)
+ENGINE_ONLY = {"forfort"}
+CASES = sorted(
+    p for p in GOLDEN_ROOT.glob(f"*/*{MATCH_SUFFIX}") if p.parent.name not in ENGINE_ONLY
+)
 
 
 def _expected_for(match_file: Path) -> Path:
@@ -32,6 +39,15 @@ def test_every_game_has_a_golden_folder() -> None:
     from referee.ruleset import ruleset_names
 
     assert set(ruleset_names()) <= set(GAMES)
+
+
+def test_engine_only_games_are_not_registered() -> None:
+    """A game leaves ENGINE_ONLY when it is registered, so that its cases then
+    run through `referee resolve` like every other game's."""
+    from referee.ruleset import ruleset_names
+
+    assert ENGINE_ONLY.issubset(GAMES)
+    assert not ENGINE_ONLY & set(ruleset_names()), "registered: remove it from ENGINE_ONLY"
 
 
 def test_every_expected_file_has_a_match_file() -> None:
