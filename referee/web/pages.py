@@ -25,8 +25,7 @@ from werkzeug.http import dump_cookie
 
 from referee import clocks
 from referee.errors import Problem, RuleError
-from referee.ruleset import GameState, Ruleset, get_ruleset
-from referee.service import check_settings
+from referee.ruleset import Ruleset, get_ruleset
 from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
@@ -390,21 +389,18 @@ def clock_of(choice: str | None, bank: str | None, add: str | None) -> Any:
 
 @functools.lru_cache(maxsize=128)
 def planned_steps(game: str, players: int) -> tuple[tuple[int, ...], ...] | None:
-    """The steps (each its acting seats) a match of ``game`` with ``players``
-    seats has, as far as the game knows them at the start (of its demo set-up);
-    None when the game has no demo of that many players."""
-    rules = get_ruleset(game)
+    """The steps (each its acting seats) of ``game``'s demo match with
+    ``players`` seats, played to its end (a demo gives every step's orders):
+    what the create page's estimate reads, exact for a game whose steps do not
+    depend on play, a typical match's for one whose do. None when the game has
+    no demo of that many players."""
     try:
-        demo = rules.demo(players)
-        setup = rules.check_setup(demo.setup, demo.players)
-        settings = check_settings(demo.settings, rules)
+        demo = get_ruleset(game).demo(players)
     except RuleError:
         return None
-    if len(setup.seats) != players:
+    if len(demo.players) != players:
         return None
-    seed = demo.seed or "estimate"
-    state = GameState(setup, settings, 0, lambda: rules.replay(setup, settings, seed, []))
-    return tuple(tuple(step.acting) for step in rules.upcoming(state))
+    return tuple(tuple(sorted(step)) for step in demo.steps)
 
 
 # the create page's estimate: a short step for a chat, and each speed profile
@@ -414,8 +410,8 @@ ESTIMATE_STEP_MINUTES = 10
 def estimates(rules: Ruleset) -> list[dict[str, Any]]:
     """How long a match of ``rules`` can last, by number of players: its steps,
     and the longest it can take with 10-minute steps and with each speed profile
-    (steps that close once their players have sent). "At least" when the game
-    knows only its first steps at the start."""
+    (steps that close once their players have sent), for a match of as many
+    steps as the game's demo (:func:`planned_steps`)."""
     rows = []
     for players in range(rules.min_players, rules.max_players + 1):
         steps = planned_steps(rules.name, players)
