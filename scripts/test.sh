@@ -48,4 +48,8 @@ echo "== ruff and mypy"
 .venv/bin/mypy
 
 echo "== tests"
-.venv/bin/pytest -q "$@"
+# On every core (pytest-xdist), each test module whole on one worker, the slow
+# modules first (tests/conftest.py says why); each worker is a process of its own,
+# with its own data folder, SQLite files, PostgreSQL schemas and free ports.
+# Arguments given to this script go to pytest after these (`-n 0`: one process).
+.venv/bin/pytest -q -n auto --dist loadfile --no-loadscope-reorder "$@"

@@ -56,13 +56,32 @@ SLOW_MODULES = (
 # match) marks its own: all but one player count are slow
 
 
+# On several cores (scripts/test.sh: pytest-xdist's `-n auto --dist loadfile
+# --no-loadscope-reorder`) each test module runs whole on one worker, so what a
+# module sets up once (a browser and a server, the pages of test_page_checks.py,
+# a built wheel) is set up once; modules go to the workers in the order the
+# workers collected them, which puts the slow folders and modules above first,
+# so that no long module starts last while the other workers have run out of
+# work. (Not `--dist loadgroup`: pytest-xdist 3.8 groups nothing under pytest 9.2.)
+# Each worker is a process of its own: its own data folder (above), SQLite files
+# (tmp_path), PostgreSQL schemas (tests/service/conftest.py makes a fresh one per
+# test) and free ports.
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests the quick local run leaves out (``slow``, see above)."""
+    """Mark the tests the quick local run leaves out (``slow``, see above); in an
+    xdist worker, put the slow modules first."""
     slow = pytest.mark.slow
     for item in items:
-        parts = item.path.relative_to(REPO / "tests").parts
-        if parts[0] in SLOW_FOLDERS or item.path.name in SLOW_MODULES or _on_postgresql(item):
+        if _in_slow_module(item) or _on_postgresql(item):
             item.add_marker(slow)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: not _in_slow_module(item))  # stable: the order otherwise kept
+
+
+def _in_slow_module(item: pytest.Item) -> bool:
+    parts = item.path.relative_to(REPO / "tests").parts
+    return parts[0] in SLOW_FOLDERS or item.path.name in SLOW_MODULES
 
 
 def _on_postgresql(item: pytest.Item) -> bool:

@@ -15,10 +15,11 @@ checked as soon as a page links to it; :func:`fixed_pages` lists any that no
 page links to).
 
 vnu runs once over all of them (Java: scripts/test.sh installs a JRE when
-``java`` is missing). axe runs in one Chromium: each page is served to it as
-collected, with its own headers (its Content-Security-Policy included), its
-static files and pictures from the same test client; axe itself is served at a
-same-origin address, so the page's CSP applies unchanged. The checkers come
+``java`` is missing). Chromium loads each page once (the ``walk`` fixture), for
+axe at both widths, the phone-width fit and the local times: each page is
+served to it as collected, with its own headers (its Content-Security-Policy
+included), its static files and pictures from the same test client; axe itself
+is served at a same-origin address, so the page's CSP applies unchanged. The checkers come
 from the npm registry (package.json, installed by ``npm ci`` in scripts/test.sh);
 without node_modules/ this module fails under CI and is skipped elsewhere.
 """
@@ -587,8 +588,11 @@ def test_times_are_valid_and_relative(site: Site) -> None:
 
 def serving(site: Site, current: dict[str, Shot]) -> Callable[[Route], None]:
     """A route handler: the page ``current["shot"]`` as collected, with its own
-    headers; axe at AXE_PATH; every other same-site file from the test client."""
+    headers; axe at AXE_PATH; every other same-site file from the test client.
+    Those files are asked of the test client once each: once the collection is
+    done nothing changes the site, so the same address gives the same answer."""
     axe = AXE_JS.read_bytes()
+    files: dict[str, tuple[int, dict[str, str], bytes]] = {}
 
     def serve(route: Route) -> None:
         request = route.request
@@ -606,59 +610,15 @@ def serving(site: Site, current: dict[str, Shot]) -> Callable[[Route], None]:
             # on since and reload it under the check (conftest.LIVE_SCRIPT)
             route.fulfill(status=200, content_type="text/javascript", body="/* off */")
         else:
-            got = site.client.get(parts.path + (f"?{parts.query}" if parts.query else ""))
-            headers = {k: v for k, v in got.headers.items() if k.lower() != "content-length"}
-            route.fulfill(status=got.status_code, headers=headers, body=got.get_data())
+            path = parts.path + (f"?{parts.query}" if parts.query else "")
+            if path not in files:
+                got = site.client.get(path)
+                headers = {k: v for k, v in got.headers.items() if k.lower() != "content-length"}
+                files[path] = (got.status_code, headers, got.get_data())
+            status, headers, body = files[path]
+            route.fulfill(status=status, headers=headers, body=body)
 
     return serve
-
-
-def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, browser: Browser) -> None:
-    pages = site.shots
-    current: dict[str, Shot] = {}
-    serve = serving(site, current)
-
-    # a reader far from UTC: static/time.js must show their own time
-    context = browser.new_context(viewport=WIDTHS["phone"], timezone_id="Asia/Kolkata")
-    context.route("**/*", serve)
-    page = context.new_page()
-    found: list[str] = []
-    try:
-        for shot in pages:
-            current["shot"] = shot
-            page.set_viewport_size(WIDTHS["phone"])
-            page.goto(ORIGIN + shot.path.split("?")[0])
-            # static/time.js ran (the CSP lets it): each time in the browser's zone, UTC on hover
-            wrong = page.evaluate(TIMES_SHOWN)
-            if wrong:
-                found.append(f"{shot.name} ({shot.path}): times not shown locally: {wrong}")
-            page.add_script_tag(url=ORIGIN + AXE_PATH)
-            for width, size in WIDTHS.items():
-                page.set_viewport_size(size)
-                t0 = time.perf_counter()
-                # every rule at both widths: what shows, scrolls or wraps differs
-                options: dict[str, Any] = {"resultTypes": ["violations"]}
-                result = page.evaluate(
-                    "options => axe.run(document, options)"
-                    ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact,"
-                    " help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))",
-                    options,
-                )
-                if os.environ.get("PAGE_CHECKS_TIMES"):
-                    print(f"{time.perf_counter() - t0:.2f}s {width} {shot.name}")
-                for v in result:
-                    if v["impact"] in GRAVE:
-                        nodes = "; ".join(v["nodes"][:5])
-                        found.append(
-                            f"{shot.name} ({shot.path}) at {width} width: {v['id']} "
-                            f"({v['impact']}): {v['help']}\n    {nodes}"
-                        )
-    finally:
-        context.close()
-    assert not found, (
-        f"{len(found)} serious or critical axe violations in {len(pages)} pages:\n"
-        + "\n".join(found)
-    )
 
 
 # what does not fit a phone's width: the page's own width, and each picture
@@ -702,26 +662,79 @@ NOT_FITTING = """() => {
 }"""
 
 
-def test_every_page_fits_a_phone(site: Site, browser: Browser) -> None:
-    """At 375 px, no page is wider than the screen (a 100-character name with
-    no space and a long match name included), and every picture fits it or
-    scrolls in a box of its own with a visible hint saying so."""
+@dataclass
+class Walk:
+    """What Chromium found on every collected page, each loaded once."""
+
+    axe: list[str] = field(default_factory=list)  # times not shown locally, axe violations
+    fit: list[str] = field(default_factory=list)  # what does not fit a phone's width
+    pictures: int = 0  # the pictures (an <svg> in main) on the pages
+
+
+@pytest.fixture(scope="module")
+def walk(site: Site, browser: Browser) -> Walk:
+    """Every collected page loaded once at phone width, in the time zone of a
+    reader far from UTC (static/time.js must show their own time, whose words
+    are longer than "UTC" on a phone): whether it fits the phone (NOT_FITTING),
+    whether its times are shown locally (TIMES_SHOWN), then axe over it at phone
+    width and at desktop width. The tests below each assert their part; loading
+    each page once for all of them halves the loads of two walks."""
+    found = Walk()
     current: dict[str, Shot] = {}
-    context = browser.new_context(viewport=WIDTHS["phone"])
+    context = browser.new_context(viewport=WIDTHS["phone"], timezone_id="Asia/Kolkata")
     context.route("**/*", serving(site, current))
     page = context.new_page()
-    found: list[str] = []
-    pictures = 0
     try:
         for shot in site.shots:
             current["shot"] = shot
+            where = f"{shot.name} ({shot.path})"
+            page.set_viewport_size(WIDTHS["phone"])
             page.goto(ORIGIN + shot.path.split("?")[0])
-            found += [f"{shot.name} ({shot.path}): {p}" for p in page.evaluate(NOT_FITTING)]
-            pictures += page.locator("main svg").count()
+            found.fit += [f"{where}: {p}" for p in page.evaluate(NOT_FITTING)]
+            found.pictures += page.locator("main svg").count()
+            # static/time.js ran (the CSP lets it): each time in the browser's zone, UTC on hover
+            wrong = page.evaluate(TIMES_SHOWN)
+            if wrong:
+                found.axe.append(f"{where}: times not shown locally: {wrong}")
+            page.add_script_tag(url=ORIGIN + AXE_PATH)
+            for width, size in WIDTHS.items():
+                page.set_viewport_size(size)
+                t0 = time.perf_counter()
+                # every rule at both widths: what shows, scrolls or wraps differs
+                options: dict[str, Any] = {"resultTypes": ["violations"]}
+                result = page.evaluate(
+                    "options => axe.run(document, options)"
+                    ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact,"
+                    " help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))",
+                    options,
+                )
+                if os.environ.get("PAGE_CHECKS_TIMES"):
+                    print(f"{time.perf_counter() - t0:.2f}s {width} {shot.name}")
+                for v in result:
+                    if v["impact"] in GRAVE:
+                        nodes = "; ".join(v["nodes"][:5])
+                        found.axe.append(
+                            f"{where} at {width} width: {v['id']} "
+                            f"({v['impact']}): {v['help']}\n    {nodes}"
+                        )
     finally:
         context.close()
-    assert pictures > 100, pictures
+    return found
+
+
+def test_every_page_passes_axe_at_phone_and_desktop_width(site: Site, walk: Walk) -> None:
+    assert not walk.axe, (
+        f"{len(walk.axe)} serious or critical axe violations in {len(site.shots)} pages:\n"
+        + "\n".join(walk.axe)
+    )
+
+
+def test_every_page_fits_a_phone(site: Site, walk: Walk) -> None:
+    """At 375 px, no page is wider than the screen (a 100-character name with
+    no space and a long match name included), and every picture fits it or
+    scrolls in a box of its own with a visible hint saying so."""
+    assert walk.pictures > 100, walk.pictures
     names = [s.name for s in site.shots]
     for needed in ("Forks round 8 closed: seat 2", "season player: another", "season: standings"):
         assert needed in names, needed
-    assert not found, f"{len(found)} problems at 375px width:\n" + "\n".join(found)
+    assert not walk.fit, f"{len(walk.fit)} problems at 375px width:\n" + "\n".join(walk.fit)
