@@ -93,6 +93,12 @@ def _on_postgresql(item: pytest.Item) -> bool:
 
 GOLDEN_ROOT = REPO / "tests" / "golden"  # one folder per game, named as its ruleset
 GOLDEN = GOLDEN_ROOT / "rocky-river"
+# games whose pure engine is built but not yet registered as a ruleset: `referee
+# resolve` does not know them yet, so their cases run through the engine in their
+# own tests (tests/<game>/test_golden.py) until the registry line is added; then
+# the name leaves this set (test_golden.test_engine_only_games_are_not_registered
+# says when)
+ENGINE_ONLY = {"forfort"}
 SHARED_ROOT = REPO.parent / "shared"  # the rules contracts, when beside the checkout
 SHARED = SHARED_ROOT / "rocky-river"
 

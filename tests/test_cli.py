@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GOLDEN, GOLDEN_ROOT, REPO, invoke_cli
+from conftest import ENGINE_ONLY, GOLDEN, GOLDEN_ROOT, REPO, invoke_cli
 
 from referee.matchfile import seed_digest
 
@@ -308,7 +308,11 @@ def test_demo_refuses_a_port_out_of_range(tmp_path: Path, monkeypatch, run_cli) 
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("example", sorted(GOLDEN.parent.glob("*/*.match.json")), ids=str)
+@pytest.mark.parametrize(
+    "example",
+    sorted(p for p in GOLDEN_ROOT.glob("*/*.match.json") if p.parent.name not in ENGINE_ONLY),
+    ids=str,
+)
 def test_a_match_file_with_a_name_resolves_as_without(tmp_path, run_cli, example: Path) -> None:
     """An export carries the match's name, a key docs/contracts/rocky-river/FORMAT.md does not
     name: it changes nothing."""

@@ -11,16 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN_ROOT, REPO, SHARED, SHARED_ROOT
+from conftest import ENGINE_ONLY, GOLDEN_ROOT, REPO, SHARED, SHARED_ROOT
 
 MATCH_SUFFIX = ".match.json"
 EXPECTED_SUFFIX = ".expected.json"
 GAMES = sorted(p.name for p in GOLDEN_ROOT.iterdir() if p.is_dir())
-# games whose pure engine is built but not yet registered as a ruleset: `referee
-# resolve` does not know them yet, so their cases run through the engine in their
-# own tests (tests/<game>/test_golden.py) until the registry line is added; then
-# the name leaves this set (test_engine_only_games_are_not_registered says when)
-ENGINE_ONLY = {"forfort"}
 CASES = sorted(
     p for p in GOLDEN_ROOT.glob(f"*/*{MATCH_SUFFIX}") if p.parent.name not in ENGINE_ONLY
 )

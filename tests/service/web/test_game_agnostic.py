@@ -21,7 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 WORDS = re.compile(
-    r"draft|placement|votes|rafting|\bmap\b|map_|branch|publish_totals|river|garnet conflict"
+    # Rocky River's ("a replacement" order is every game's, so not a placement)
+    r"draft|(?<!re)placement|votes|rafting|\bmap\b|map_|branch|publish_totals|river|garnet conflict"
     # Forks 2nd Edition's
     r"|forks|marketing|tiebreak|destination|greysteel|bluecrest",
     re.IGNORECASE,
@@ -74,3 +75,9 @@ def test_the_shared_web_layer_names_no_game_concept() -> None:
             if WORDS.search(line) and not any(part in line for part in allowed):
                 found.append(f"{rel}:{number}: {line.strip()}")
     assert not found, "a game's concept in the shared web layer:\n" + "\n".join(found)
+
+
+def test_the_words_catch_a_placement_but_not_a_replacement() -> None:
+    assert WORDS.search("the seat's placement of a raft")
+    assert WORDS.search("Placements")
+    assert not WORDS.search("a replacement order keeps its first time")
