@@ -471,6 +471,7 @@ _BUILTIN = {
     "rocky-river": "referee.rulesets.rocky_river.ruleset:RockyRiver",
     "forks-2e": "referee.rulesets.forks_2e.ruleset:Forks2e",
     "forks": "referee.rulesets.forks.ruleset:Forks",
+    "forfort": "referee.rulesets.forfort.ruleset:Forfort",
 }
 
 
