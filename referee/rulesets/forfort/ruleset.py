@@ -1,5 +1,6 @@
 """Forfort behind the game-agnostic :class:`referee.ruleset.Ruleset`
-(docs/contracts/forfort/RULES.md and FORMAT.md).
+(docs/contracts/forfort/RULES.md and
+docs/contracts/forfort/FORMAT.md).
 
 The engine is pure (:mod:`.match`, :mod:`.orders`, :mod:`.options`,
 :mod:`.view`); this module is the glue: a match's set-up (the players and an
