@@ -21,7 +21,7 @@ Each seat's panel holds the 3x3 square (FO3):
   of the square (FO4), and under it the hand, discard pile and supply.
 
 Panels go side by side, two to a row (3 and 4 seats take two rows), so the
-picture keeps its natural width of 720 whatever the number of seats.
+picture keeps its natural width of 744 whatever the number of seats.
 Colour is never the only signal: shapes, marks, symbols, owners and arrows
 are all written too. Every string a user wrote is put on one line, cut to its
 room and escaped; the output is a pure function of the view.
@@ -49,11 +49,11 @@ COLUMNS = 2  # panels per row
 PANEL_W = 360
 CELL_W, CELL_H = 100, 124
 GRID_X = 30  # the square's left edge in a panel (room for the left edge's label)
-GRID_Y = 70  # the square's top edge in a panel (the header and the top edge's label)
+GRID_Y = 86  # the square's top edge in a panel (the header and the top edge's label)
 GRID_W, GRID_H = 3 * CELL_W, 3 * CELL_H
 INFO_LINES = 4
 PANEL_H = GRID_Y + GRID_H + 26 + 16 * INFO_LINES + 8
-PANEL_GAP = 12
+PANEL_GAP = 8
 TOP = 64  # the panels' top (under the title)
 LINE = 15  # text line height in a legend
 SMALL = 11  # the smallest font size used
@@ -362,7 +362,7 @@ def _camp(x: float, y: float) -> str:
 
 def _army_cell(x: float, y: float, space: int, owner: int, direction: str) -> str:
     strong, tint = SEAT_COLORS.get(owner, OTHER_SEAT)
-    cx, cy = x + CELL_W / 2, y + 74
+    cx, cy = x + CELL_W / 2, y + 79
     to = step(space, direction) if direction else None
     where = ("moves to " + str(to)) if to is not None else ("leaves the fort" if direction else "")
     body = (
@@ -370,12 +370,13 @@ def _army_cell(x: float, y: float, space: int, owner: int, direction: str) -> st
         f'data-to="{to if to is not None else ""}">'
         f'<rect x="{x + 3}" y="{y + 3}" width="{CELL_W - 6}" height="{CELL_H - 6}" fill="{tint}" '
         f'stroke="{strong}" stroke-width="3" stroke-dasharray="7 3"/>'
-        + _mid(x + CELL_W / 2, y + 34, f"ARMY of seat {owner}", SMALL, ' font-weight="bold"')
+        + _mid(cx, y + 33, "ARMY", 13, ' font-weight="bold"')
+        + _mid(cx, y + 48, f"of seat {owner}", SMALL, ' font-weight="bold"')
     )
     if direction:
         dx, dy = VECTOR[direction]
         body += _arrow(cx, cy, dx, dy, 20, 6, 24, strong)
-    body += _mid(x + CELL_W / 2, y + 114, where, SMALL) + "</g>"
+    body += _mid(cx, y + 116, where, SMALL) + "</g>"
     return body
 
 
@@ -510,46 +511,37 @@ def _fort(
         f'fill="#f9fafb" stroke="#d1d5db"/>',
         f'<rect x="{px + 10}" y="{py + 10}" width="10" height="24" rx="2" fill="{strong}"/>',
     ]
-    score_text = f"{points} points" if points is not None else ""
-    name_room = PANEL_W - 40 - shared.text_width(score_text, 14, bold=True) - 16
     head = f"Seat {seat}"
     if seat in names:
-        head += " \u00b7 " + shared.fit(
-            names[seat],
-            name_room - shared.text_width(head + " \u00b7 ", 14, bold=True),
-            14,
-            bold=True,
-        )
-    out.append(_t(px + 28, py + 28, head, 14, ' font-weight="bold" class="player"'))
-    out.append(
-        _t(
-            px + PANEL_W - 12,
-            py + 28,
-            score_text,
-            14,
-            ' font-weight="bold" text-anchor="end" class="points"',
-        )
-    )
-    # the status line: the end (score, what it won) or whose turn comes
-    status: list[str] = []
+        room = PANEL_W - 40 - shared.text_width(head + " \u00b7 ", 14, bold=True)
+        head += " \u00b7 " + shared.fit(names[seat], room, 14, bold=True)
+    out.append(_t(px + 28, py + 26, head, 14, ' font-weight="bold" class="player"'))
+    # its points, then the end (score, what it won) or whether it plays next
+    points_text = f"{points} points" if points is not None else "points unknown"
+    out.append(_t(px + 28, py + 45, points_text, 13, ' font-weight="bold" class="points"'))
+    after = px + 28 + shared.text_width(points_text, 13, bold=True) + 4
+    roles: list[str] = []
     scores = _by_seat(result, "scores")
+    note = ""
     if seat in scores:
         bonus = _int(_by_seat(result, "bonus").get(seat)) or 0
-        status.append(f"score {_int(scores[seat])}" + (f" (+{bonus} bonus)" if bonus else ""))
+        note = f"score {_int(scores[seat])}" + (f" (+{bonus} bonus)" if bonus else "")
         winners = [_int(w) for w in result.get("winners") or []]
         if _int(result.get("token_of_life")) == seat:
-            status.append("winner, Token of Life")
+            roles.append("winner, Token of Life")
         elif seat in winners:
-            status.append("shares the win")
+            roles.append("shares the win")
         ec = result.get("elimination_candidate")
         if isinstance(ec, Mapping) and _int(ec.get("seat")) == seat:
-            status.append("Elimination Candidate")
+            roles.append("Elimination Candidate")
     else:
         nxt = result.get("next")
         if isinstance(nxt, Mapping) and _int(nxt.get("seat")) == seat:
-            status.append("plays next" + (" (extra turn)" if nxt.get("extra") else ""))
-    if status:
-        out.append(_t(px + 28, py + 46, "; ".join(status), 12, ' class="status"'))
+            note = "plays next" + (" (an extra turn)" if nxt.get("extra") else "")
+    if note:
+        out.append(_t(after, py + 45, "\u00b7 " + note, 12, ' class="status"'))
+    if roles:
+        out.append(_t(px + 28, py + 62, "; ".join(roles), 12, ' font-weight="bold" class="role"'))
     # the edges: which opponent each faces (FO4); the bottom faces the owner
     facing: dict[str, list[int]] = {}
     for other in seats:
@@ -616,13 +608,13 @@ LEGEND = (
 
 
 def forts_svg(view: Mapping[str, Any]) -> str | None:
-    """Every seat's fort (FO3) from ``view``, two to a row (720 wide); None
+    """Every seat's fort (FO3) from ``view``, two to a row (744 wide); None
     when the view has no forts."""
     return draw_forts(view, COLUMNS)
 
 
 def forts_column_svg(view: Mapping[str, Any]) -> str | None:
-    """The same picture one fort to a row (384 wide): for a narrow phone
+    """The same picture one fort to a row (376 wide): for a narrow phone
     page, where two columns scale the text to half its size."""
     return draw_forts(view, 1)
 
