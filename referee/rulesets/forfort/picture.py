@@ -54,7 +54,7 @@ GRID_W, GRID_H = 3 * CELL_W, 3 * CELL_H
 INFO_LINES = 4
 PANEL_H = GRID_Y + GRID_H + 26 + 16 * INFO_LINES + 8
 PANEL_GAP = 8
-TOP = 64  # the panels' top (under the title)
+TOP = 64  # the panels' top (under the title and a one-line subtitle)
 LINE = 15  # text line height in a legend
 SMALL = 11  # the smallest font size used
 
@@ -260,7 +260,7 @@ def _triangle(cx: float, cy: float, dx: float, dy: float, size: float, color: st
 
 
 def _space_number(x: float, y: float, space: int, fill: str = MUTED) -> str:
-    return _t(x + 8, y + 17, str(space), SMALL, f' font-weight="bold" fill="{fill}"')
+    return _t(x + 12, y + 18, str(space), SMALL, f' font-weight="bold" fill="{fill}"')
 
 
 def _stack_badge(x: float, y: float, height: int) -> str:
@@ -634,10 +634,12 @@ def draw_forts(view: Mapping[str, Any], columns: int) -> str | None:
     rows = (len(seats) + columns - 1) // columns
     width = columns * PANEL_W + (columns - 1) * PANEL_GAP + 2 * PANEL_GAP
     legend = shared.wrap(LEGEND, width - 2 * PANEL_GAP, SMALL)
-    panels_end = TOP + rows * (PANEL_H + PANEL_GAP)
-    height = panels_end + LINE * len(legend) + 12
-    title = shared.fit(view.get("name") or "Forfort match", width - 24, 18, bold=True)
     state = state_text(result)
+    subtitle = shared.wrap("Forts " + state, width - 2 * PANEL_GAP, 13)
+    top = TOP + 17 * (len(subtitle) - 1)
+    panels_end = top + rows * (PANEL_H + PANEL_GAP)
+    height = panels_end + LINE * len(legend) + 12
+    title = shared.fit(view.get("name") or "Forfort match", width - 2 * PANEL_GAP, 18, bold=True)
     points = _by_seat(result, "points")
     label = (
         f"Forts of {title}, {state}: "
@@ -647,11 +649,12 @@ def draw_forts(view: Mapping[str, Any], columns: int) -> str | None:
     data = f' data-seats="{len(seats)}"'
     out = shared._svg_open(width, height, label, "forfort-forts", data)
     out.append(_t(PANEL_GAP, 28, title, 18, ' font-weight="bold"'))
-    out.append(_t(PANEL_GAP, 50, "Forts " + state, 13, f' fill="{MUTED}"'))
+    for i, line in enumerate(subtitle):
+        out.append(_t(PANEL_GAP, 50 + 17 * i, line, 13, f' fill="{MUTED}"'))
     for i, seat in enumerate(seats):
         row, col = divmod(i, columns)
         px = PANEL_GAP + col * (PANEL_W + PANEL_GAP)
-        py = TOP + row * (PANEL_H + PANEL_GAP)
+        py = top + row * (PANEL_H + PANEL_GAP)
         out.append(_fort(view, seat, seats, px, py, cards, names))
     for i, line in enumerate(legend):
         out.append(
