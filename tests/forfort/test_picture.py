@@ -383,3 +383,29 @@ def test_public_result_alone_is_enough() -> None:
 
     v = {"players": doc["players"], "result": public_result(resolve(doc, details=True))}
     check_picture(forts_svg(v), v)
+
+
+def test_a_view_with_odd_values_still_gives_a_picture() -> None:
+    """Values the service never sends (a damaged stored result) draw what they
+    can: no exception, a picture that parses, odd text escaped."""
+    public, _ = views_of(load(CASES[1]))
+    odd = copy.deepcopy(public)
+    result = odd["result"]
+    result["forts"]["1"] = ["not", "a", "fort"]
+    result["forts"]["2"]["spaces"]["1"] = {
+        "stack": [7, "<x>"],
+        "army": {"seat": "²", "direction": 3},
+    }
+    result["forts"]["2"]["spaces"]["2"] = {"stack": [], "army": {"seat": 3, "direction": "north"}}
+    result["forts"]["3"]["drawbridge"] = "x"
+    result["winners"] = 3
+    result["top_arrows"] = {"1": "no", "2": [9, "1"], "3": None}
+    result["supply"]["1"] = None
+    odd["players"] = [{"seat": 1, "name": 5}, "someone", {"seat": "x", "name": "Bo"}]
+    svg = forts_svg(odd)
+    assert svg is not None
+    root = ET.fromstring(svg)
+    assert "&lt;x&gt;" in svg and "<x>" not in svg
+    assert len(attrs(root, "space")) == 24
+    assert [a["data-direction"] for a in attrs(root, "army")] == [""]
+    assert {d["data-seat"]: d["data-arrows"] for d in attrs(root, "dungeon")}["2"] == "1"

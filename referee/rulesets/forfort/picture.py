@@ -112,7 +112,7 @@ def _int(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.isascii() and value.isdigit():
         return int(value)
     return None
 
@@ -158,6 +158,12 @@ def _by_seat(result: Mapping[str, Any], key: str) -> dict[int, Any]:
     return out
 
 
+def _seats(raw: object) -> list[int]:
+    """A list of seats from the view (``winners``), what is not a seat left out."""
+    found = (_int(s) for s in raw) if isinstance(raw, list) else iter(())
+    return [s for s in found if s is not None]
+
+
 def _stack(space: object) -> list[str]:
     if not isinstance(space, Mapping) or not isinstance(space.get("stack"), list):
         return []
@@ -183,8 +189,8 @@ def state_text(result: Mapping[str, Any]) -> str:
     if isinstance(end, Mapping):
         last = _int(end.get("step"))
         if end.get("reason") == "completed":
-            winners = result.get("winners") or []
-            who = f"seat {_int(winners[0])} " if winners and _int(winners[0]) is not None else ""
+            winners = _seats(result.get("winners"))
+            who = f"seat {winners[0]} " if winners else ""
             return f"final: {who}completed its fort at step {last}"
         return f"final: a dungeon ran out, the match ended after step {last}"
     text = "at the start" if not steps else f"after step {len(steps)}"
@@ -500,7 +506,8 @@ def _fort(
     names: Mapping[int, str],
 ) -> str:
     result = view.get("result") or {}
-    fort = _by_seat(result, "forts").get(seat) or {}
+    fort = _by_seat(result, "forts").get(seat)
+    fort = fort if isinstance(fort, Mapping) else {}
     spaces = fort.get("spaces") if isinstance(fort.get("spaces"), Mapping) else {}
     bridge = _int(fort.get("drawbridge"))
     points = _int(_by_seat(result, "points").get(seat))
@@ -526,7 +533,7 @@ def _fort(
     if seat in scores:
         bonus = _int(_by_seat(result, "bonus").get(seat)) or 0
         note = f"score {_int(scores[seat])}" + (f" (+{bonus} bonus)" if bonus else "")
-        winners = [_int(w) for w in result.get("winners") or []]
+        winners = _seats(result.get("winners"))
         if _int(result.get("token_of_life")) == seat:
             roles.append("winner, Token of Life")
         elif seat in winners:
