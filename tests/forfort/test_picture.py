@@ -409,3 +409,30 @@ def test_a_view_with_odd_values_still_gives_a_picture() -> None:
     assert len(attrs(root, "space")) == 24
     assert [a["data-direction"] for a in attrs(root, "army")] == [""]
     assert {d["data-seat"]: d["data-arrows"] for d in attrs(root, "dungeon")}["2"] == "1"
+
+
+def _luminance(color: str) -> float:
+    channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_text_colours_have_enough_contrast() -> None:
+    """WCAG AA (4.5:1) for every text colour on every face it is written on."""
+    from referee.rulesets.forfort import picture as p
+
+    faces = [p.WHITE, "#f9fafb"] + [tint for _s, tint in p.SEAT_COLORS.values()]
+    faces += [fill for _s, fill in p.SHAPE_COLORS.values()] + [p.CAMP_COLORS[1]]
+    pairs = [(text, face) for text in (p.INK, p.MUTED) for face in faces]
+    pairs += [
+        (mark, fill) for mark in p.MARK_COLORS.values() for _s, fill in p.SHAPE_COLORS.values()
+    ]
+    pairs += [(p.WHITE, p.BRIDGE_FILL), (p.WHITE, p.DUNGEON_FILL), (p.WHITE, p.INK)]
+    low = [(a, b, round(contrast(a, b), 2)) for a, b in pairs if contrast(a, b) < 4.5]
+    assert not low
+    assert contrast("#9ca3af", p.WHITE) < 4.5  # the check can fail: a light grey on white
