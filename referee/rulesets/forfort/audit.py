@@ -365,18 +365,21 @@ def _garrison_lists(table: Table, seat: int) -> list[list[Order]]:
 class _Model:
     """One seat's CP-SAT model, built section by section."""
 
-    def __init__(self, camps: Sequence[_Camp], actual: int) -> None:
+    def __init__(self, camps: Sequence[_Camp], actual: int | None) -> None:
         self.camps = camps
         self.actual = actual
         self.m = cp_model.CpModel()
         self.x: list[Any] = []  # per first camp
         self.y: list[list[Any]] = []  # per first camp, per action
         self.z: list[list[list[Any]]] = []  # per first camp, per action, per candidate
-        self.keep: Any = None  # the actual order
+        self.keep: Any = None  # the actual order (None: not counted)
 
     # -- first camp section: one choice, or the actual order ----------------------
     def first_camp(self) -> None:
         self.x = [self.m.new_bool_var(f"camp_{c.camp}") for c in self.camps]
+        if self.actual is None:
+            self.m.add_exactly_one(self.x)
+            return
         self.keep = self.m.new_bool_var("actual")
         self.m.add_exactly_one([*self.x, self.keep])
 
@@ -405,7 +408,9 @@ class _Model:
             for j, a in enumerate(c.actions)
             for k, leaf in enumerate(a.leaves)
         ]
-        self.m.maximize(sum(terms) + self.actual * self.keep)
+        if self.actual is not None:
+            terms.append(self.actual * self.keep)
+        self.m.maximize(sum(terms))
 
     def build(self) -> _Model:
         self.first_camp()
@@ -437,6 +442,32 @@ class _Model:
 
 
 # ---- the audit -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnBest:
+    """The most points the acting seat could have right after one turn."""
+
+    best: int
+    order: Mapping[str, Any] | None  # a candidate reaching it (None: the actual order)
+    candidates: int  # the candidate orders the engine played
+
+
+def _best_turn(before: Table, actual: int | None, clock: _Budget) -> TurnBest:
+    assert before.next is not None, "the match is over"
+    seat = before.next.seat
+    search = _Search(before, seat, clock)
+    camps = search.camps()
+    best, order = _Model(camps, actual).build().solve(clock, seat)
+    return TurnBest(best, order, search.played)
+
+
+def best_turn(before: Table, actual: int | None = None, budget: float | None = None) -> TurnBest:
+    """FO22's search for any one turn: the most points the seat acting in
+    ``before``'s next step could have right after it, with any legal order
+    (and the actual order's ``actual`` points, when given), within ``budget``
+    seconds (default :data:`AUDIT_BUDGET_SECONDS`)."""
+    return _best_turn(before, actual, _Budget(AUDIT_BUDGET_SECONDS if budget is None else budget))
 
 
 def _last_steps(table: Table) -> dict[int, int]:
@@ -486,10 +517,8 @@ def audit_spec(spec: m.MatchSpec, budget: float | None = None) -> MatchAudit:
             continue
         before, after = tables[step]
         actual = after.points(seat)
-        search = _Search(before, seat, clock)
-        camps = search.camps()
-        best, order = _Model(camps, actual).build().solve(clock, seat)
-        seats[seat] = SeatAudit(seat, name, step, actual, best, search.played, order)
+        turn = _best_turn(before, actual, clock)
+        seats[seat] = SeatAudit(seat, name, step, actual, turn.best, turn.candidates, turn.order)
     return MatchAudit(seats)
 
 
@@ -514,8 +543,7 @@ def seat_text(a: SeatAudit) -> str:
     who = f"Seat {a.seat} ({a.name})"
     if a.step is None:
         return (
-            f"{who} never acted: the match ended before its first turn, "
-            f"with {_points(a.actual)} for it."
+            f"{who} never acted: the match ended before its first turn; it had {_points(a.actual)}."
         )
     head = f"{who}: at its last step ({a.step}) it scored {a.actual}"
     if a.gain == 0:
