@@ -92,7 +92,8 @@ def _action(
         card, spaces = _pick_space_list(rng, opts["build"])
         choice = rng.choice(spaces)
         action: dict[str, Any] = {"build": card, "space": choice["space"], "pairs": []}
-        built = (card, choice["space"])
+        # the build's wall first: a Mason pair may then cover it
+        gates = _after_build(table, gates, card, choice["space"])
         if choice["pairs"] and rng.random() < 0.8:
             pair = _pair(rng, rng.choice(choice["pairs"]))
             if pair is not None:
