@@ -21,6 +21,10 @@
 - ``forks1_audit_seconds_max`` / ``forks1_audit_seconds_median``: the same
   for Forks (1st edition), 5 players with swap and merge
   (:func:`forks1_audit_bench`).
+- ``forfort_resolve_3p_per_s`` / ``forfort_resolve_4p_per_s``: whole random
+  Forfort match files (3 or 4 players) resolved per second, on one core, and
+  ``forfort_audit_seconds_max`` / ``forfort_audit_seconds_median``: a full
+  FO22 audit of a finished random 4-player match (:func:`forfort_bench`).
 
 Rocky River's figures keep their original names (``resolve_*``, ``audit_*``).
 """
@@ -75,6 +79,7 @@ def engine_bench(matches: int = 2000, seed: int = 1, repeats: int = 5) -> dict[s
         "resolve_matches_per_s": round(matches / best, 1),
         # a Forks match costs several times a Rocky River one: a third as many
         **forks_engine_bench(matches=max(1, matches // 3), repeats=repeats),
+        **forfort_engine_bench(matches=max(1, matches // 30), repeats=repeats),
     }
 
 
@@ -93,6 +98,7 @@ def audit_bench(matches: int = 10, seed: int = 2) -> dict[str, Any]:
         "audit_seconds_median": round(statistics.median(times), 4),
         **forks_audit_bench(matches=matches),
         **forks1_audit_bench(matches=matches),
+        **forfort_audit_bench(matches=matches),
     }
 
 
@@ -822,3 +828,69 @@ if __name__ == "__main__":
         print(json.dumps(sweep_bench(sys.argv[2] if len(sys.argv) > 2 else None), indent=1))
     else:
         print(json.dumps(weight_bench(), indent=1))
+
+
+# ---- Forfort: the engine and the audit -----------------------------------------------
+
+
+def forfort_random_document(
+    rng: random.Random, seats: int, *, missing: float = 0.1
+) -> dict[str, Any]:
+    """A finished Forfort match file of random legal play (the engine's
+    randomplay), or (with chance ``missing``) no order, so the default."""
+    from referee.rulesets.forfort.cards import default_card_set
+    from referee.rulesets.forfort.orders import play_turn
+    from referee.rulesets.forfort.randomplay import random_order
+    from referee.rulesets.forfort.state import start
+
+    seed = f"bench-{rng.random()}"
+    table = start(seed, default_card_set(), seats)
+    orders: list[dict[str, Any] | None] = []
+    while table.next is not None:
+        seat = table.next.seat
+        order = None if rng.random() < missing else random_order(table, rng)
+        table = play_turn(table, order)
+        orders.append(None if order is None else {str(seat): order})
+    players = [
+        {"seat": s, "name": f"P{s}", "garnets": rng.randint(0, 9)} for s in range(1, seats + 1)
+    ]
+    return {"ruleset": "forfort", "players": players, "seed": seed, "orders": orders}
+
+
+def forfort_engine_bench(matches: int = 100, seed: int = 7, repeats: int = 5) -> dict[str, Any]:
+    """Whole Forfort match files resolved (parse, check every order, play,
+    write the result) per second with 3 and 4 players: the best of
+    ``repeats`` runs over ``matches`` matches each."""
+    from referee.rulesets.forfort.match import resolve as forfort_resolve
+
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"forfort_resolve_matches": matches}
+    for seats in (3, 4):
+        docs = [forfort_random_document(rng, seats) for _ in range(min(matches, 50))]
+        best = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for i in range(matches):
+                forfort_resolve(docs[i % len(docs)])
+            best = min(best, time.perf_counter() - start)
+        out[f"forfort_resolve_{seats}p_per_s"] = round(matches / best, 1)
+    return out
+
+
+def forfort_audit_bench(matches: int = 20, seed: int = 8, seats: int = 4) -> dict[str, Any]:
+    """Forfort: a full FO22 audit (every seat, CP-SAT proved optimal) of
+    ``matches`` random finished 4-player matches: the slowest and the median."""
+    from referee.rulesets.forfort.audit import audit_document as forfort_audit
+
+    rng = random.Random(seed)
+    times = []
+    for _ in range(matches):
+        doc = forfort_random_document(rng, seats)
+        start = time.perf_counter()
+        forfort_audit(doc)
+        times.append(time.perf_counter() - start)
+    return {
+        "forfort_audit_matches": matches,
+        "forfort_audit_seconds_max": round(max(times), 4),
+        "forfort_audit_seconds_median": round(statistics.median(times), 4),
+    }

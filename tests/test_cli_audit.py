@@ -73,3 +73,8 @@ def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-d
     # Forks (1st edition): 5-player audits with swap and merge
     assert data["forks1_audit_matches"] == 3
     assert 0 < data["forks1_audit_seconds_median"] <= data["forks1_audit_seconds_max"]
+    # Forfort: whole 3- and 4-player matches resolved, 4-player FO22 audits
+    assert data["forfort_resolve_matches"] == 10
+    assert data["forfort_resolve_3p_per_s"] > 0 and data["forfort_resolve_4p_per_s"] > 0
+    assert data["forfort_audit_matches"] == 3
+    assert 0 < data["forfort_audit_seconds_median"] <= data["forfort_audit_seconds_max"]
