@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from referee.ruleset import get_ruleset, ruleset_names
 from referee.seasons import Seasons
 from referee.service import Referee
+from referee.web.game import web_for
 
 from ..test_seasons import play_to_the_end
 from .test_season_pages import ROSTER, create_season, html
@@ -169,7 +170,17 @@ def test_the_death_match_form_is_the_games_own(
     of_two = {n for n in ruleset_names() if get_ruleset(n).min_players <= 2}
     assert chosen_game(text, "death") in of_two  # the games of 2 only
     assert 'value="rocky-river"' not in text.split('id="death-game"')[1].split("</select>")[0]
-    assert 'id="death-match-fields" data-game-fields' in text and 'name="merge"' in text
+    assert 'id="death-match-fields" data-game-fields' in text
+    # the fields of the game chosen (the first game of 2, whichever it is): its
+    # settings and its set-up fields, none of another game's
+    fields = text.split('id="death-match-fields"')[1].split("</form>")[0]
+    rules = get_ruleset(chosen_game(text, "death"))
+    own = [s.key for s in rules.settings] + list(web_for(rules).setup_fields())
+    assert own, rules.name
+    for name in own:
+        assert f'name="{name}"' in fields, name
+    if not any(s.key == "merge" for s in rules.settings):
+        assert 'name="merge"' not in fields
     three = client.post(f"{host}/death", data={"game": "rocky-river"})  # a game of 3
     assert three.status_code == 422 and 'data-code="season/bad_game"' in html(three)
     assert seasons.state(sid).episodes[-1].death_match_id is None
