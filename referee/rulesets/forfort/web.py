@@ -23,6 +23,7 @@ from stored rows:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -165,7 +166,7 @@ def pair_text(pair: Any, cards: Mapping[str, Mapping[str, Any]], who: Who) -> st
         hit = [_possessive(who(t)) for t in targets] if isinstance(targets, list) else []
         return f"{head}: the top card of {', then of '.join(hit) or '?'} dungeon discarded"
     uses = pair.get("uses") or []
-    shown = " then ".join(_use_text(u, who) for u in uses) if isinstance(uses, list) else "?"
+    shown = ", then ".join(_use_text(u, who) for u in uses) if isinstance(uses, list) else "?"
     return f"{head}: {shown}"
 
 
@@ -445,6 +446,9 @@ class ForfortOrder(JsonOrder):
     own: bool = True
 
 
+# a set-up that could not be read: the service refuses it (so nothing is
+# created), and says nothing more than the reading's problems (superseded)
+UNREAD: dict[str, Any] = {"cards": None}
 _INDEX = re.compile(r"\bpairs\[(\d+)\]")
 _SUB = re.compile(r"\.(uses|targets)\[(\d+)\]")
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
@@ -555,12 +559,15 @@ class Web(GameWeb):
         words: list[dict[str, Any]] = []
         if is_seat and isinstance(opts, Mapping):
             hand = [str(c) for c in view.get("hand") or []]
+            named = json.dumps(opts)
             turn = {
                 "options": opts,
                 "hand": hand,
+                # the cards the options or the hand name (not the whole set)
                 "cards": {
                     c: {"name": v["name"], "shape": v["shape"], "mark": v["mark"]}
                     for c, v in cards.items()
+                    if c in hand or f'"{c}"' in named
                 },
                 "names": {str(s): n for s, n in names.items()},
                 "seat": seat,
@@ -618,7 +625,7 @@ class Web(GameWeb):
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
                 problem = Problem("json/invalid", "the card set file is not UTF-8 text", "cards")
-                return SetupRead({}, [problem], frozenset({"cards"}))
+                return SetupRead(dict(UNREAD), [problem], frozenset({"cards"}))
             form.cards_json.data = text
         elif (form.cards_json.data or "").strip():
             text = form.cards_json.data
@@ -628,7 +635,7 @@ class Web(GameWeb):
             doc = loads_strict(text, "the card set")
         except RuleError as exc:
             problems = [Problem(p.code, p.message, "cards") for p in exc.problems]
-            return SetupRead({}, problems, frozenset({"cards"}))
+            return SetupRead(dict(UNREAD), problems, frozenset({"cards"}))
         return SetupRead({"cards": doc}, report=True)
 
     def setup_report(self, body: Mapping[str, Any]) -> tuple[Any, list[Problem]]:

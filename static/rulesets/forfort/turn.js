@@ -31,9 +31,11 @@
   }
 
   // ---- words -----------------------------------------------------------------
-  function cardName(c) { return (T.cards[c] && T.cards[c].name) || c; }
+  function cardName(c) { return c === undefined || c === null ? "…" : (T.cards[c] && T.cards[c].name) || c; }
+  function v(x) { return x === undefined || x === null ? "…" : x; }
   function seatName(t) { return T.names[String(t)] || ("seat " + t); }
   function whose(t) {
+    if (t === undefined || t === null) { return "…’s"; }
     if (Number(t) === Number(T.seat)) { return "your"; }
     var n = seatName(t);
     return n.slice(-1) === "s" ? n + "’" : n + "’s";
@@ -239,13 +241,12 @@
   function draw() {
     root.textContent = "";
     if (O.camp_start && O.camp_start.length) {
-      radios(root, "camp", "1. Your first camp", spaceItems(O.camp_start), S.camp,
+      radios(root, "camp", "Your first camp", spaceItems(O.camp_start), S.camp,
         function (v) { var camp = v; S = fresh(); S.camp = camp; },
         "Your first turn only: a camp goes on an empty space of your fort first.");
     }
     var set = cur();
     if (!set) { return; }
-    var n = O.camp_start && O.camp_start.length ? 2 : 1;
     if (!T.hand.length) {
       root.appendChild(el("p", {}, "Your hand is empty: this turn has no action."));
     } else {
@@ -257,7 +258,7 @@
         if (keys(set.effects).length) { kinds.push({ value: "effect", label: "Use the effect of a card in your hand" }); }
         if ((set.camp_spaces || []).length) { kinds.push({ value: "camp", label: "Discard a card to place a camp" }); }
       }
-      radios(root, "kind", n + ". Your action (one)", kinds, S.kind, function (v) {
+      radios(root, "kind", "Your action (one)", kinds, S.kind, function (v) {
         S.kind = v; S.card = null; S.space = null; S.symbol = null; S.pick = {}; S.pairs = []; S.bridge = null;
       });
       if (S.kind === "build") { drawBuild(set); }
@@ -419,6 +420,8 @@
   }
 
   // ---- the order and its words ---------------------------------------------------------
+  var WORD = { build: "wall", effect: "card", camp: "card", discard: "card", card: "wall", target: "player",
+    corner: "corner", edge: "edge", direction: "direction", defeat: "army to defeat", space: "space" };
   function num(v) { return v === undefined || v === null ? v : Number(v); }
   function effectBody(symbol, p, pair) {
     var out = {};
@@ -467,44 +470,50 @@
     var out = [];
     if (O.camp_start && O.camp_start.length && o.camp_start === null) { out.push("your first camp"); }
     if (T.hand.length && !o.action) { out.push("your action"); }
-    JSON.stringify(o.action || {}, function (k, v) {
-      if (v === undefined || v === null) { out.push("the " + (k || "choice") + " of your action"); }
-      return v;
-    });
+    function gaps(obj, what) {
+      JSON.stringify(obj, function (k, x) {
+        if (k === "pairs") { return undefined; }
+        if (x === undefined || x === null) { out.push("the " + (WORD[k] || k) + " " + what); }
+        return x;
+      });
+    }
+    if (o.action) { gaps(o.action, "of your action"); }
     (o.action && o.action.pairs || []).forEach(function (p, i) {
+      gaps(p, "of pair " + (i + 1));
       if (p.symbol === "garrison" && !p.uses.length) { out.push("the use of pair " + (i + 1)); }
       if (p.symbol === "siege" && !p.targets.length) { out.push("the target of pair " + (i + 1)); }
     });
     return out;
   }
   function useWords(u) {
-    if (u.defeat !== undefined) { return "defeat the army on your space " + u.defeat; }
-    return "place an army on " + whose(u.target) + " space " + u.space + ", heading " + u.direction;
+    if (u.defeat !== undefined) { return "defeat the army on your space " + v(u.defeat); }
+    return "place an army on " + whose(u.target) + " space " + v(u.space) + ", heading " + v(u.direction);
   }
   function effectWords(symbol, a) {
     if (symbol === "mason") {
-      if (a.from === "dungeon") { return "the top card of your dungeon to corner " + a.corner + " if angled, edge " + a.edge + " if straight"; }
-      return "build " + cardName(a.card) + " from your discard pile on space " + a.space;
+      if (a.from === "dungeon") { return "the top card of your dungeon to corner " + v(a.corner) + " if angled, edge " + v(a.edge) + " if straight"; }
+      return "build " + cardName(a.card) + " from your discard pile on space " + v(a.space);
     }
-    if (symbol === "ram" || symbol === "trebuchet") { return "destroy " + whose(a.target) + " space " + a.space; }
+    if (symbol === "ram" || symbol === "trebuchet") { return "destroy " + whose(a.target) + " space " + v(a.space); }
     if (symbol === "siege") {
-      var ts = a.targets || [a.target];
+      var ts = a.targets && a.targets.length ? a.targets : [a.target];
       return ts.map(function (t) { return "discard the top card of " + whose(t) + " dungeon"; }).join(", then ");
     }
-    return (a.uses || [a]).map(useWords).join(", then ");
+    var uses = a.uses || [a];
+    return uses.length ? uses.map(useWords).join(", then ") : "…";
   }
   function words(o) {
     var parts = [];
     if (o.camp_start !== undefined && o.camp_start !== null) { parts.push("first camp on space " + o.camp_start); }
     var a = o.action;
     if (a && a.build) {
-      var t = "build " + cardName(a.build) + " on space " + a.space;
+      var t = "build " + cardName(a.build) + " on space " + v(a.space);
       a.pairs.forEach(function (p) { t += "; trigger the " + sym(p.symbol) + " pair with space " + p["with"] + ": " + effectWords(p.symbol, p); });
       parts.push(t);
     } else if (a && a.effect) {
       parts.push("use the " + sym(a.symbol) + " of " + cardName(a.effect) + ": " + effectWords(a.symbol, a));
     } else if (a && a.camp) {
-      parts.push("discard " + cardName(a.camp) + " and place a camp on space " + a.space);
+      parts.push("discard " + cardName(a.camp) + " and place a camp on space " + v(a.space));
     } else if (a && a.discard) {
       parts.push("discard " + cardName(a.discard));
     } else if (!T.hand.length) {
