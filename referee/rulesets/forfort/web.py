@@ -246,9 +246,10 @@ def forts_of(result: Mapping[str, Any], names: Mapping[int, str], cards: Any) ->
             elif stack:
                 text = _card(cards, stack[-1])
                 if len(stack) > 1:
-                    covered = len(stack) - 1
-                    under = ", ".join(_card(cards, c) for c in reversed(stack[:-1]))
-                    text += f", covering {covered} card{'s' if covered > 1 else ''} ({under})"
+                    under = [_card(cards, c) for c in reversed(stack[:-1])]
+                    text += ", covering " + (
+                        under[0] if len(under) == 1 else f"{', '.join(under[:-1])} and {under[-1]}"
+                    )
             else:
                 text = "empty"
             if bridge == s:
@@ -326,7 +327,7 @@ def end_of(result: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any
         why = f"{who(completer)} completed their fort at step {end.get('step')}"
     else:
         why = (
-            f"a dungeon ran out at step {end.get('triggered_at')}; the round was played "
+            f"A dungeon ran out at step {end.get('triggered_at')}; the round was played "
             f"to its end (step {end.get('step')})"
         )
     rows = [
@@ -452,6 +453,7 @@ UNREAD: dict[str, Any] = {"cards": None}
 _INDEX = re.compile(r"\bpairs\[(\d+)\]")
 _SUB = re.compile(r"\.(uses|targets)\[(\d+)\]")
 _SEAT = re.compile(r"\bseat (\d+)('s)?")
+_NONE = re.compile(r",? not None\b")
 _RULE = re.compile(r"\s*\(?\bFO\d+\)?")
 
 
@@ -532,6 +534,7 @@ class Web(GameWeb):
             message = _SUB.sub(lambda m: f", {m.group(1)[:-1]} {int(m.group(2)) + 1}", message)
             message = _SEAT.sub(seat_name, message)
             message = _RULE.sub("", message)
+            message = _NONE.sub(": none was chosen", message)
             out.append(Problem(p.code, message, p.field))
         return out
 

@@ -538,8 +538,85 @@
     }
   }
 
+  // ---- the order in the box (sent and refused, or stored) as choices again ----------------
+  function canon(x) {
+    if (Array.isArray(x)) { return "[" + x.map(canon).join(",") + "]"; }
+    if (x && typeof x === "object") {
+      return "{" + keys(x).sort().filter(function (k) { return x[k] !== undefined; })
+        .map(function (k) { return JSON.stringify(k) + ":" + canon(x[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(x === undefined ? null : x);
+  }
+  function pickOf(symbol, a) {
+    var p = { on: true };
+    ["from", "card", "space", "corner", "edge", "target", "direction", "defeat"].forEach(function (k) {
+      if (a[k] !== undefined && a[k] !== null) { p[k] = typeof a[k] === "string" && k === "card" ? a[k].toLowerCase() : a[k]; }
+    });
+    if (symbol === "siege" && Array.isArray(a.targets)) { p.targets = a.targets.slice(); }
+    if (symbol === "garrison") {
+      var uses = Array.isArray(a.uses) ? a.uses : [a];
+      p.uses = uses.map(function (u) {
+        var kind = u && u.defeat !== undefined ? "defeat" : "place";
+        return { kind: kind, defeat: u.defeat, target: u.target, space: u.space, direction: u.direction };
+      });
+      if (p.uses.length === 1) { p.uses.push({ kind: "none" }); }
+      if (!Array.isArray(a.uses)) { Object.assign(p, p.uses[0]); }
+    }
+    return p;
+  }
+  function restore() {
+    var sent;
+    try { sent = JSON.parse(box.value); } catch (e) { return; }
+    if (!sent || typeof sent !== "object") { return; }
+    var a = sent.action;
+    S = fresh();
+    if (sent.camp_start !== undefined && sent.camp_start !== null) { S.camp = sent.camp_start; }
+    var set = cur();
+    if (a && typeof a === "object" && set) {
+      if (a.build) {
+        S.kind = "build"; S.card = String(a.build).toLowerCase(); S.space = a.space;
+        var spot = null;
+        (set.build[S.card] || []).forEach(function (b) { if (String(b.space) === String(a.space)) { spot = b; } });
+        var made = spot ? spot.pairs : [];
+        S.pairs = made.map(function () { return { on: false }; });
+        (a.pairs || []).forEach(function (p) {
+          made.forEach(function (m, i) {
+            if (m["with"] === p["with"] && m.symbol === p.symbol) { S.pairs[i] = pickOf(p.symbol, p); }
+          });
+        });
+      } else if (a.effect) {
+        S.kind = "effect"; S.card = String(a.effect).toLowerCase(); S.symbol = a.symbol;
+        S.pick = pickOf(a.symbol, a); delete S.pick.on;
+      } else if (a.camp) {
+        S.kind = "camp"; S.card = String(a.camp).toLowerCase(); S.space = a.space;
+      } else if (a.discard) {
+        S.kind = "discard"; S.card = String(a.discard).toLowerCase();
+      }
+    }
+    if (sent.drawbridge !== undefined && sent.drawbridge !== null) { S.bridge = sent.drawbridge; }
+    draw();
+    var norm = clone(sent);
+    if (norm.action && norm.action.build && !norm.action.pairs) { norm.action.pairs = []; }
+    if (norm.drawbridge === undefined) { norm.drawbridge = null; }
+    ["build", "effect", "camp", "discard", "card"].forEach(function (k) {
+      if (norm.action && typeof norm.action[k] === "string") { norm.action[k] = norm.action[k].toLowerCase(); }
+    });
+    var unchosen = Array.prototype.some.call(root.querySelectorAll(".picks"), function (g) {
+      return !g.querySelector("input:checked");
+    });
+    if (!unchosen && canon(order()) === canon(norm)) {
+      write();  // the same order: its summary shows, the box is unchanged in meaning
+    } else {
+      S = fresh();  // the choices could not say it: start afresh, the box keeps it
+      draw();
+    }
+  }
+
   root.hidden = false;
+  var hint = document.getElementById("ff-turn-hint");
+  if (hint) { hint.hidden = false; }
   form.classList.add("ff-scripted");
   if (jsonBox && !jsonBox.classList.contains("ff-invalid")) { jsonBox.open = false; }
   draw();
+  if (box.value.trim()) { restore(); }
 }());
