@@ -639,6 +639,10 @@ class Web(GameWeb):
         except RuleError as exc:
             problems = [Problem(p.code, p.message, "cards") for p in exc.problems]
             return SetupRead(dict(UNREAD), problems, frozenset({"cards"}))
+        found, problems = card_set_problems(doc)
+        if found is None or problems:
+            # every problem, in the host's words; the service's own are the same
+            return SetupRead(dict(UNREAD), set_problems(problems), frozenset({"cards"}))
         return SetupRead({"cards": doc}, report=True)
 
     def setup_report(self, body: Mapping[str, Any]) -> tuple[Any, list[Problem]]:
@@ -649,7 +653,7 @@ class Web(GameWeb):
         else:
             found, problems = card_set_problems(body["cards"])
             if found is None or problems:
-                return None, [Problem(p.code, p.message, "cards") for p in problems]
+                return None, set_problems(problems)
             cards = found
         walls = cards.walls
         return {
@@ -664,6 +668,13 @@ class Web(GameWeb):
             "armies": cards.armies,
         }, []
 
+    @property
+    def default_set_json(self) -> str:
+        """The default card set as JSON, one wall a line (for a host to copy)."""
+        doc = default_card_set().as_json()
+        walls = ",\n  ".join(json.dumps(w) for w in doc["walls"])
+        return f'{{"walls": [\n  {walls}\n], "camps": {doc["camps"]}, "armies": {doc["armies"]}}}'
+
     def setup_field(self, problem: Problem) -> str | None:
         if problem.code.startswith(("cards/", "json/")) or problem.field == "cards":
             return "cards"
@@ -671,6 +682,20 @@ class Web(GameWeb):
 
     def superseded(self, problem: Problem, read: SetupRead) -> bool:
         return problem.field in read.unread
+
+
+_WALL_AT = re.compile(r"\bcards\.walls\[(\d+)\]")
+
+
+def set_problems(problems: Sequence[Problem]) -> list[Problem]:
+    """A card set's problems as the create page says them: walls counted from
+    1 ("wall 3"), the set itself "the card set"; each on the ``cards`` field."""
+    out = []
+    for p in problems:
+        message = _WALL_AT.sub(lambda m: f"wall {int(m.group(1)) + 1}", p.message)
+        message = re.sub(r"^cards: ", "the card set: ", message)
+        out.append(Problem(p.code, message, "cards"))
+    return out
 
 
 def default_walls() -> Sequence[Mapping[str, Any]]:
