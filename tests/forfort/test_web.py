@@ -331,3 +331,27 @@ def test_rules_page(web: FlaskClient) -> None:
     no_rule_ids(html)
     for words in ("Pairs", "drawbridge", "Armies", "Token of Life", "Elimination Candidate"):
         assert words in html
+
+
+def test_a_host_card_set_makes_the_match(web: FlaskClient, service: Referee) -> None:
+    """An empty box gives the default set (19 cards in each dungeon after the
+    deal of 3); a smaller valid set is the match's set (9 after the deal)."""
+    r = web.post("/new", data=create_form())
+    assert r.status_code == 303, r.get_data(as_text=True)
+    (first,) = service.match_ids()
+    assert service.state(first).game_state().data["dungeon_counts"] == {"1": 19, "2": 19}
+    small = default_card_set().as_json()
+    small = {**small, "walls": small["walls"][:12], "armies": 2}
+    r = web.post("/new", data=create_form(cards_json=json.dumps(small)))
+    assert r.status_code == 303, r.get_data(as_text=True)
+    (second,) = [m for m in service.match_ids() if m != first]
+    data = service.state(second).game_state().data
+    assert data["dungeon_counts"]["1"] == 9 and data["supply"]["1"]["armies"] == 2
+    # the pages describe the host's cards from the view's card set (public)
+    public = view_for(service.state(second), Viewer.public())
+    assert public["result"]["cards"] == small
+    assert (
+        card_table(public["result"]["cards"])["w12"]["name"]
+        == "w12 (straight, Mason, Battering Ram)"
+    )
+    assert "w13" not in card_table(public["result"]["cards"])
