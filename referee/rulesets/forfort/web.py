@@ -696,8 +696,3 @@ def set_problems(problems: Sequence[Problem]) -> list[Problem]:
         message = re.sub(r"^cards: ", "the card set: ", message)
         out.append(Problem(p.code, message, "cards"))
     return out
-
-
-def default_walls() -> Sequence[Mapping[str, Any]]:
-    """The default card set's walls, for the create page's table."""
-    return [w.as_json() for w in default_card_set().walls]
