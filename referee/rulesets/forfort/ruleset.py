@@ -51,6 +51,7 @@ class Forfort(Ruleset):
     refusal_codes = REFUSAL_CODES | SHARED_CODES  # for the conformance suite
     # FO21: each top dungeon card's arrows are public from the start
     public_from_seed = ("top_arrows",)
+    web_module = "referee.rulesets.forfort.web"
 
     # ---- set-up --------------------------------------------------------
 

@@ -46,6 +46,8 @@ END_KEYS = ("bonus", "scores", "winners", "token_of_life", "elimination_candidat
 def public_result(details: Mapping[str, Any]) -> dict[str, Any]:
     """FO21's public part of a detailed result (match.detail_json)."""
     out = {k: copy.deepcopy(details[k]) for k in PUBLIC_KEYS}
+    # FO21: the card set is public from the start (pages describe cards by it)
+    out["cards"] = copy.deepcopy(details["cards"])
     for step in out["steps"]:
         step.pop("drew", None)
     if details["finished"]:
