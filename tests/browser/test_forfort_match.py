@@ -376,8 +376,12 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
         expect(public.locator(".ff-winners")).to_contain_text(NAMES[seat])
     candidate = resolved["elimination_candidate"]
     expect(public.locator(".ff-candidate")).to_contain_text(NAMES[candidate["seat"]])
-    expect(public.locator(".picture-forts svg")).to_have_count(1)
+    # the forts two a row on a desktop, one a row on a phone: one picture shown
+    expect(public.locator(".picture-forts svg:visible")).to_have_count(1)
+    expect(public.locator(".picture-forts .ff-wide svg")).to_be_visible()
     shot(public, artifacts, "public-desktop")
     shot(seat_pages[PHONE_SEAT], artifacts, "player-end-phone")
     public.set_viewport_size(PHONE)
+    expect(public.locator(".picture-forts svg:visible")).to_have_count(1)
+    expect(public.locator(".picture-forts .ff-narrow svg")).to_be_visible()
     shot(public, artifacts, "public-phone")

@@ -225,9 +225,10 @@ class Forfort(Ruleset):
         return forum_post(public_view, fmt, base_url)
 
     def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
-        from .picture import forts_svg
+        from .picture import forts_column_svg, forts_svg
 
-        return {"forts": forts_svg}
+        # two forts a row for posts and wide pages, one a row for phones
+        return {"forts": forts_svg, "forts-column": forts_column_svg}
 
     # ---- tools ---------------------------------------------------------
 
