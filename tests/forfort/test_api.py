@@ -190,3 +190,39 @@ def test_a_whole_match_through_the_api(client: FlaskClient) -> None:
     host = g.view(g.host)
     assert host["viewer"] == {"kind": "host", "seat": None}
     assert host["result"]["hands"] == resolved["hands"]
+
+
+def test_the_forts_pictures_as_svg_and_png(client: FlaskClient) -> None:
+    """Both pictures, SVG and PNG (the PNG drawn from the same SVG at its
+    size), public, for the start and after a closed step: the picture changes
+    with the step, and an unknown picture name is refused."""
+    import xml.etree.ElementTree as ET
+
+    from referee.web.pictures import svg_to_png
+
+    g = ApiMatch(client)
+    g.host_call("/rounds/open", "MatchView")
+    drawn: dict[str, str] = {}
+    for stage in ("start", "after step 1"):
+        for name in ("forts", "forts-column"):
+            svg = client.get(f"/matches/{g.id}/{name}.svg")
+            assert svg.status_code == 200 and svg.mimetype == "image/svg+xml", (stage, name)
+            text = svg.get_data(as_text=True)
+            root = ET.fromstring(text)
+            assert root.attrib["data-seats"] == "3"
+            assert "Forfort &lt;by&gt; API" in text  # the match's name, escaped
+            png = client.get(f"/matches/{g.id}/{name}.png")
+            assert png.status_code == 200 and png.mimetype == "image/png"
+            assert png.get_data() == svg_to_png(text)
+            if stage == "after step 1":
+                assert text != drawn[name], name  # the first camp and build are drawn
+            drawn[name] = text
+        if stage == "start":
+            me = g.view(g.tokens[1])
+            order = simple_order(me["options"], me["hand"])
+            assert order is not None
+            assert g.put(1, {"turn": order}).status_code == 200
+            # a sealed turn changes no picture
+            assert client.get(f"/matches/{g.id}/forts.svg").get_data(as_text=True) == drawn["forts"]
+            g.host_call("/rounds/close", "Closed")
+    assert client.get(f"/matches/{g.id}/nothing.svg").status_code == 404
