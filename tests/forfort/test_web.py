@@ -363,3 +363,29 @@ def test_a_host_card_set_makes_the_match(web: FlaskClient, service: Referee) -> 
         == "w12 (straight, Mason, Battering Ram)"
     )
     assert "w13" not in card_table(public["result"]["cards"])
+
+
+@pytest.mark.parametrize("steps", [9, 10, 20])
+def test_a_long_match_folds_its_earlier_rounds(
+    web: FlaskClient, service: Referee, steps: int
+) -> None:
+    """The shared rounds table (templates/public/_macros.html) of a match of
+    more than 10 rounds shows the last 6 closed ones and the open one, the
+    earlier ones under "Earlier rounds": every round is on the page once. A
+    long turn-based match is where it shows (a phone read 49 rows before)."""
+    m = demo_match(service, steps)
+    for url in (m.public, m.seats[1], m.host):
+        html = page(web, url)
+        main = html.split("<caption>Rounds</caption>")[1].split("</table>")[0]
+        titles = re.findall(r'<th scope="row">(Round [^<]+)</th>', main)
+        folded = re.findall(r"<summary>Earlier rounds \((\d+)\)</summary>", html)
+        if steps + 1 <= 10:  # the closed steps and the open one
+            assert folded == [] and len(titles) == steps + 1, (url, titles)
+            assert "<caption>Earlier rounds</caption>" not in html
+        else:
+            assert folded == [str(steps - 6)], url
+            assert len(titles) == 7, (url, titles)  # the last 6 closed, the open one
+            older = html.split("<caption>Earlier rounds</caption>")[1].split("</table>")[0]
+            early = re.findall(r'<th scope="row">(Round [^<]+)</th>', older)
+            assert len(early) == steps - 6
+            assert len(set(early + titles)) == steps + 1  # each round once
