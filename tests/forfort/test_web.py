@@ -389,3 +389,32 @@ def test_a_long_match_folds_its_earlier_rounds(
             early = re.findall(r'<th scope="row">(Round [^<]+)</th>', older)
             assert len(early) == steps - 6
             assert len(set(early + titles)) == steps + 1  # each round once
+
+
+def test_the_host_audit_page_of_a_finished_match(web: FlaskClient, service: Referee) -> None:
+    """The host's audit (FO22) is offered only once the match has finished;
+    then each player's last turn in words and a table, with the ruleset's
+    numbers, names escaped."""
+    names = ("Ana", HOSTILE[1], "Cy")
+    m = demo_match(service, 46, names)  # one turn before the end
+    assert f"{m.host}/audit" not in page(web, m.host)
+    m = demo_match(service, 47, names)
+    assert f"{m.host}/audit" in page(web, m.host)
+    html = page(web, f"{m.host}/audit")
+    assert HOSTILE[1] not in html and htmllib.escape(HOSTILE[1], quote=False) in html
+    export = json.loads(web.get(f"{m.host}/export").get_data(as_text=True))
+    assert export["seed"] is not None  # the match file of a finished match
+    report = get_ruleset("forfort").audit(export)
+    section = html.split('id="audit-h"')[1].split("</section>")[0]
+    items = re.findall(r"<li>(.*?)</li>", section, re.S)
+    assert len(items) == 3
+    for (seat, a), item in zip(report["seats"].items(), items, strict=True):
+        shown = htmllib.escape(names[int(seat) - 1], quote=False)
+        assert (
+            f"<strong>{shown}</strong>, last turn at step {a['step']}: {a['actual']} points" in item
+        )
+        if a["gain"]:
+            assert f"would have given {a['best']} ({a['gain']} more)" in item
+        else:
+            assert "the most any turn there could give" in item
+    assert "FO22" not in section

@@ -475,6 +475,15 @@ class Web(GameWeb):
     close_early_text: ClassVar[str] = "a turn closes as soon as its player has sent an order"
     reveal_what: ClassVar[str] = "every hand and the order of every dungeon"
     check_ok: ClassVar[str] = "The card set is valid."
+    audit_template: ClassVar[str] = f"{TEMPLATES}/audit.html"
+    audit_note: ClassVar[str] = (
+        "Every best score is proved optimal by the OR-Tools CP-SAT solver over every legal "
+        "turn (first camp, action and pairs)."
+    )
+
+    def audit_offered(self, view: dict[str, Any]) -> bool:
+        """The audit compares each seat's last turn: a finished match only."""
+        return bool(view.get("finished"))
 
     # ---- match pages -------------------------------------------------
 
