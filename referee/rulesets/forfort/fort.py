@@ -24,8 +24,8 @@ EDGES: tuple[int, ...] = (2, 4, 6, 8)
 Direction = Literal["up", "down", "left", "right"]
 DIRECTIONS: tuple[Direction, ...] = ("up", "down", "left", "right")
 
-# (row, column) of each space; the dungeon is (1, 1)
-_CELL: dict[int, tuple[int, int]] = {
+# (row, column) of each space on the square; the dungeon is (1, 1)
+CELL: dict[int, tuple[int, int]] = {
     1: (0, 0),
     2: (0, 1),
     3: (0, 2),
@@ -35,7 +35,7 @@ _CELL: dict[int, tuple[int, int]] = {
     7: (2, 0),
     8: (1, 0),
 }
-_AT: dict[tuple[int, int], int] = {cell: space for space, cell in _CELL.items()}
+_AT: dict[tuple[int, int], int] = {cell: space for space, cell in CELL.items()}
 _STEP: dict[str, tuple[int, int]] = {
     "up": (-1, 0),
     "down": (1, 0),
@@ -67,7 +67,7 @@ def neighbours(space: int) -> tuple[int, int]:
 def step(space: int, direction: str) -> int | None:
     """FO3: the space one step from ``space`` in ``direction``; None when the
     step leaves the fort or reaches the dungeon."""
-    row, col = _CELL[space]
+    row, col = CELL[space]
     d_row, d_col = _STEP[direction]
     return _AT.get((row + d_row, col + d_col))
 

@@ -41,7 +41,7 @@ from xml.sax.saxutils import escape, quoteattr
 from referee.rulesets.forks_2e import picture as shared
 
 from .cards import CAMP, CardSet, Wall, card_set_problems, default_card_set
-from .fort import CORNERS, DIRECTIONS, SPACES, front_line, step
+from .fort import CELL, CORNERS, DIRECTIONS, SPACES, front_line, step
 
 FONT, INK, MUTED = shared.FONT, shared.INK, shared.MUTED
 WHITE = "#ffffff"
@@ -83,17 +83,6 @@ SYMBOL_WORDS = {
     "garrison": "Garrison",
 }
 MARK_WORDS = {"gate": "GATE", "shield": "SHIELD"}
-# (row, column) of each space on the square; the dungeon is (1, 1)
-CELL: dict[int, tuple[int, int]] = {
-    1: (0, 0),
-    2: (0, 1),
-    3: (0, 2),
-    4: (1, 2),
-    5: (2, 2),
-    6: (2, 1),
-    7: (2, 0),
-    8: (1, 0),
-}
 VECTOR: dict[str, tuple[int, int]] = {
     "up": (0, -1),
     "down": (0, 1),
