@@ -40,7 +40,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -147,22 +147,29 @@ def forks_engine_bench(matches: int = 1000, seed: int = 4, repeats: int = 5) -> 
     return out
 
 
+def audit_figures(
+    key: str, documents: Iterable[Any], audit: Callable[[Any], Any]
+) -> dict[str, Any]:
+    """``<key>_audit_matches`` and the slowest and median seconds of ``audit``
+    over ``documents`` (each made before its clock starts)."""
+    times = []
+    for doc in documents:
+        start = time.perf_counter()
+        audit(doc)
+        times.append(time.perf_counter() - start)
+    return {
+        f"{key}_audit_matches": len(times),
+        f"{key}_audit_seconds_max": round(max(times), 4),
+        f"{key}_audit_seconds_median": round(statistics.median(times), 4),
+    }
+
+
 def forks_audit_bench(matches: int = 20, seed: int = 5, seats: int = 6) -> dict[str, Any]:
     """A full Forks audit (every seat, OPTIMAL proved) of ``matches`` random
     finished merge matches of ``seats`` players: the slowest and the median."""
     rng = random.Random(seed)
-    times = []
-    for _ in range(matches):
-        doc = forks_random_document(rng, seats, True)
-        start = time.perf_counter()
-        forks_audit(doc)
-        times.append(time.perf_counter() - start)
-    return {
-        "forks_audit_matches": matches,
-        "forks_audit_players": seats,
-        "forks_audit_seconds_max": round(max(times), 4),
-        "forks_audit_seconds_median": round(statistics.median(times), 4),
-    }
+    docs = (forks_random_document(rng, seats, True) for _ in range(matches))
+    return {**audit_figures("forks", docs, forks_audit), "forks_audit_players": seats}
 
 
 def forks1_audit_bench(matches: int = 20, seed: int = 6, seats: int = 5) -> dict[str, Any]:
@@ -172,17 +179,8 @@ def forks1_audit_bench(matches: int = 20, seed: int = 6, seats: int = 5) -> dict
     from referee.rulesets.forks.randomplay import random_match
 
     rng = random.Random(seed)
-    times = []
-    for _ in range(matches):
-        doc = random_match(rng, seats, swap=True, merge=True)
-        start = time.perf_counter()
-        audit_document(doc)
-        times.append(time.perf_counter() - start)
-    return {
-        "forks1_audit_matches": matches,
-        "forks1_audit_seconds_max": round(max(times), 4),
-        "forks1_audit_seconds_median": round(statistics.median(times), 4),
-    }
+    docs = (random_match(rng, seats, swap=True, merge=True) for _ in range(matches))
+    return audit_figures("forks1", docs, audit_document)
 
 
 # ---- the server: order submissions against a trivial page --------------------
@@ -883,14 +881,5 @@ def forfort_audit_bench(matches: int = 20, seed: int = 8, seats: int = 4) -> dic
     from referee.rulesets.forfort.audit import audit_document as forfort_audit
 
     rng = random.Random(seed)
-    times = []
-    for _ in range(matches):
-        doc = forfort_random_document(rng, seats)
-        start = time.perf_counter()
-        forfort_audit(doc)
-        times.append(time.perf_counter() - start)
-    return {
-        "forfort_audit_matches": matches,
-        "forfort_audit_seconds_max": round(max(times), 4),
-        "forfort_audit_seconds_median": round(statistics.median(times), 4),
-    }
+    docs = (forfort_random_document(rng, seats) for _ in range(matches))
+    return audit_figures("forfort", docs, forfort_audit)
