@@ -11,31 +11,15 @@ resolves to the published result.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
+from api_schema import conforms
 from flask.testing import FlaskClient
-from jsonschema import Draft202012Validator
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
 from referee.rulesets.forfort.match import resolve
-from referee.web.api import openapi_document
 
 PLAYERS = [("Ana", 2), ("Bo", 0), ("Cy", 1)]
-
-
-@cache
-def _validator(name: str) -> Draft202012Validator:
-    doc = openapi_document()
-    registry: Registry[Any] = Registry().with_resource("urn:api", DRAFT202012.create_resource(doc))
-    return Draft202012Validator({"$ref": f"urn:api#/components/schemas/{name}"}, registry=registry)
-
-
-def conforms(name: str, value: Any) -> None:
-    """Raise unless ``value`` matches the OpenAPI document's schema ``name``."""
-    _validator(name).validate(value)
 
 
 def simple_order(options: dict[str, Any], hand: list[str]) -> dict[str, Any] | None:

@@ -17,19 +17,15 @@ own (they need the game's post.py, picture.py and audit.py).
 from __future__ import annotations
 
 import hashlib
-from functools import cache
 from typing import Any
 
 import pytest
+from api_schema import conforms
 from flask.testing import FlaskClient
-from jsonschema import Draft202012Validator
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
 from referee.rulesets.forks_2e import match as m
 from referee.rulesets.forks_2e.cards import ALL_CARDS, DESTINATIONS, canonical
-from referee.web.api import openapi_document
 
 RULESET = "forks-2e"
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -55,18 +51,6 @@ HOST_ONLY = ("removed", "dealt", "kept", "passed", "marketed_by")
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-@cache
-def _validator(name: str) -> Draft202012Validator:
-    doc = openapi_document()
-    registry: Registry[Any] = Registry().with_resource("urn:api", DRAFT202012.create_resource(doc))
-    return Draft202012Validator({"$ref": f"urn:api#/components/schemas/{name}"}, registry=registry)
-
-
-def conforms(name: str, value: Any) -> None:
-    """Raise unless ``value`` matches the OpenAPI document's schema ``name``."""
-    _validator(name).validate(value)
 
 
 def spelled(card: str, how: int) -> str:
