@@ -391,6 +391,61 @@ def test_a_long_match_folds_its_earlier_rounds(
             assert len(set(early + titles)) == steps + 1  # each round once
 
 
+def test_each_fort_in_words_folds_under_its_points(web: FlaskClient, service: Referee) -> None:
+    """Beside the picture, each fort is told in words (for screen readers and
+    for checking the picture), folded under one line with its owner and
+    points: space by space, the top card of its stack (or an army, or empty),
+    as the public view has it."""
+    m = demo_match(service, 30)
+    result = view_for(service.state(m.match_id), Viewer.public())["result"]
+    html = page(web, m.public)
+    forts = re.findall(r'<details class="ff-fort">(.*?)</details>', html, re.S)
+    assert len(forts) == 3
+    names = {1: "Ana", 2: "Bo", 3: "Cy"}
+    for seat, words in enumerate(forts, start=1):
+        points = result["points"][str(seat)]
+        summary = words.split("</summary>")[0]
+        assert f"{names[seat]}\u2019s fort (seat {seat}): {points} point" in summary
+        items = re.findall(r"<li[^>]*>(.*?)</li>", words.split('<ol class="ff-spaces">')[1], re.S)
+        spaces = result["forts"][str(seat)]["spaces"]
+        for number, item in enumerate(items[:8], start=1):
+            space = spaces.get(str(number)) or {}
+            assert f"Space {number}</span>" in item
+            if space.get("army"):
+                assert "an army of" in item, item
+            elif space.get("stack"):
+                top = str(space["stack"][-1])
+                assert (top if top != "camp" else "a camp") in item, (item, top)
+            else:
+                assert item.endswith(": empty"), item
+    assert any("stack" in sp for f in result["forts"].values() for sp in f["spaces"].values())
+
+
+@pytest.mark.parametrize("steps", [18, 21, 30])
+def test_a_seat_with_many_orders_folds_its_earlier_ones(
+    web: FlaskClient, service: Referee, steps: int
+) -> None:
+    """The seat page's "Your orders and receipts" (templates/player/play.html)
+    of a seat with more than 6 orders shows its last 3, the earlier ones under
+    "Earlier orders": each receipt once, the newest last. A turn-based match
+    is where it shows (a phone read dozens of receipts before the hand)."""
+    m = demo_match(service, steps)
+    html = page(web, m.seats[1])
+    section = html.split('id="my-orders-h"')[1].split("</section>")[0]
+    receipts = re.findall(r'receipt <code class="receipt">([0-9a-f]+)</code>', section)
+    state = service.state(m.match_id)
+    stored = [o.receipt for o in sorted(state.orders, key=lambda o: o.round_number) if o.seat == 1]
+    assert len(stored) >= 6 and sorted(receipts) == sorted(stored)
+    folded = re.findall(r"<summary>Earlier orders \((\d+)\)</summary>", section)
+    if len(stored) <= 6:
+        assert folded == [] and receipts == stored
+    else:
+        assert folded == [str(len(stored) - 3)]
+        older = section.split("</summary>")[1].split("</details>")[0]
+        assert re.findall(r'<code class="receipt">([0-9a-f]+)</code>', older) == stored[:-3]
+        assert receipts[-3:] == stored[-3:]
+
+
 def test_the_host_audit_page_of_a_finished_match(web: FlaskClient, service: Referee) -> None:
     """The host's audit (FO22) is offered only once the match has finished;
     then each player's last turn in words and a table, with the ruleset's
