@@ -34,11 +34,13 @@ Flask, SQL nor click.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from referee.errors import Problem, RuleError
@@ -438,8 +440,11 @@ class Ruleset(ABC):
         raise RuleError.single("demo/unavailable", f"{self.title} has no demo match")
 
     def closed_steps(self, document: JSON) -> int:
-        """How many closed steps a match file holds."""
-        return 0
+        """How many closed steps a match file holds. Default: the length of its
+        ``orders`` list, one entry per closed step (the turn-based games' match
+        files); 0 without one."""
+        orders = document.get("orders") if isinstance(document, Mapping) else None
+        return len(orders) if isinstance(orders, list) else 0
 
     def openapi_components(self) -> dict[str, JSON]:
         """The game's own schemas for the OpenAPI document, by name (JSON Schema
@@ -458,8 +463,18 @@ class Ruleset(ABC):
 
         The order bodies (from :attr:`phases`), settings (from :attr:`settings`)
         and players (from ``min_players``/``max_players``) are made without
-        this. Default: none, so those parts are any JSON object."""
+        this. Default: none, so those parts are any JSON object. A game keeps
+        them in ``openapi.json`` beside its adapter: :func:`schemas_beside`."""
         return {}
+
+
+def schemas_beside(module_file: str) -> dict[str, JSON]:
+    """The ``schemas`` of the ``openapi.json`` beside ``module_file`` (a
+    ruleset adapter's ``__file__``): what its :meth:`Ruleset.openapi_components`
+    returns."""
+    text = Path(module_file).with_name("openapi.json").read_text(encoding="utf-8")
+    schemas: dict[str, JSON] = json.loads(text)["schemas"]
+    return schemas
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

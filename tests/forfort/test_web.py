@@ -14,12 +14,10 @@ import html as htmllib
 import io
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.demo import play_steps
@@ -31,18 +29,6 @@ from referee.views import view_for
 
 HOSTILE = ('<script>alert("a")</script>', "Bo <img src=x onerror=alert(2)>", "Cy & \"Dee\" 'x'")
 CARD_ID = re.compile(r"(?<![\w-])w\d\d(?![\w-])")
-
-
-@pytest.fixture
-def web(app: Flask) -> Iterator[FlaskClient]:
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield app.test_client()
-
-
-@pytest.fixture
-def service(app: Flask) -> Referee:
-    found: Referee = app.extensions["referee"]
-    return found
 
 
 @dataclass
@@ -119,11 +105,9 @@ def no_rule_ids(html: str) -> None:
 
 
 @pytest.mark.parametrize("steps", [0, 5, 18, 33, 47])
-def test_a_seat_sees_its_own_hand_and_no_other(
-    web: FlaskClient, service: Referee, steps: int
-) -> None:
-    m = demo_match(service, steps)
-    data: dict[str, Any] = service.state(m.match_id).game_state().data
+def test_a_seat_sees_its_own_hand_and_no_other(web: FlaskClient, svc: Referee, steps: int) -> None:
+    m = demo_match(svc, steps)
+    data: dict[str, Any] = svc.state(m.match_id).game_state().data
     finished = bool(data["finished"])
     cards = card_table(None)
     hidden_somewhere = False
@@ -137,7 +121,7 @@ def test_a_seat_sees_its_own_hand_and_no_other(
             assert htmllib.escape(cards[c]["full"], quote=False) in hand
         assert set(CARD_ID.findall(hand)) == set(mine)
         # no card of another hand that this seat's view does not show
-        seen = ids_in(view_of(service, m, Viewer.of_seat(seat)))
+        seen = ids_in(view_of(svc, m, Viewer.of_seat(seat)))
         for other, others_hand in data["hands"].items():
             if int(other) == seat:
                 continue
@@ -148,12 +132,12 @@ def test_a_seat_sees_its_own_hand_and_no_other(
         if not finished:
             assert "Every hand" not in html
         # nothing in the view but what this seat may see: no other hand, no dungeon
-        assert "dungeons" not in (view_of(service, m, Viewer.of_seat(seat))["result"])
+        assert "dungeons" not in (view_of(svc, m, Viewer.of_seat(seat))["result"])
     public = without_set(page(web, m.public))
     no_rule_ids(public)
     assert "ff-hand-h" not in public
     if not finished:
-        seen = ids_in(view_of(service, m, Viewer.public()))
+        seen = ids_in(view_of(svc, m, Viewer.public()))
         for others_hand in data["hands"].values():
             for c in others_hand:
                 if c not in seen:
@@ -168,9 +152,9 @@ def test_a_seat_sees_its_own_hand_and_no_other(
     assert finished or hidden_somewhere, "the check saw no hidden card"
 
 
-def test_the_form_offers_exactly_the_options(web: FlaskClient, service: Referee) -> None:
-    m = demo_match(service, 18)  # seat 3 acts: builds that make a Ram and a Garrison pair
-    view = view_of(service, m, Viewer.of_seat(3))
+def test_the_form_offers_exactly_the_options(web: FlaskClient, svc: Referee) -> None:
+    m = demo_match(svc, 18)  # seat 3 acts: builds that make a Ram and a Garrison pair
+    view = view_of(svc, m, Viewer.of_seat(3))
     html = page(web, m.seats[3])
     data = turn_data(html)
     assert data is not None and data["options"] == view["options"]
@@ -192,8 +176,8 @@ def test_the_form_offers_exactly_the_options(web: FlaskClient, service: Referee)
     assert turn_data(host_form) is None
 
 
-def test_first_turn_options_per_first_camp(web: FlaskClient, service: Referee) -> None:
-    m = demo_match(service, 0)
+def test_first_turn_options_per_first_camp(web: FlaskClient, svc: Referee) -> None:
+    m = demo_match(svc, 0)
     html = page(web, m.seats[1])
     data = turn_data(html)
     assert data is not None
@@ -202,8 +186,8 @@ def test_first_turn_options_per_first_camp(web: FlaskClient, service: Referee) -
     assert "With your first camp on space 1" in html
 
 
-def test_a_composed_order_is_sent_through_the_form(web: FlaskClient, service: Referee) -> None:
-    m = demo_match(service, 18)
+def test_a_composed_order_is_sent_through_the_form(web: FlaskClient, svc: Referee) -> None:
+    m = demo_match(svc, 18)
     order = {
         "action": {
             "build": "w10",
@@ -221,7 +205,7 @@ def test_a_composed_order_is_sent_through_the_form(web: FlaskClient, service: Re
         },
         "drawbridge": None,
     }
-    number = view_of(service, m, Viewer.of_seat(3))["current_round"]
+    number = view_of(svc, m, Viewer.of_seat(3))["current_round"]
     r = web.post(
         m.seats[3], data={"round": str(number), "order": json.dumps(order)}, follow_redirects=True
     )
@@ -232,15 +216,15 @@ def test_a_composed_order_is_sent_through_the_form(web: FlaskClient, service: Re
         "Your order: build w10 (angled, Garrison) on space 5; then the Garrison pair with " in html
     )
     assert "Ana&#39;s space 6, heading left, then place an army on Bo&#39;s space 5" in html
-    service.close_round(m.match_id)
-    played = view_of(service, m, Viewer.public())["result"]["steps"][-1]
+    svc.close_round(m.match_id)
+    played = view_of(svc, m, Viewer.public())["result"]["steps"][-1]
     assert played["seat"] == 3 and played["order"]["action"]["build"] == "w10"
     assert len(played["order"]["action"]["pairs"][0]["uses"]) == 2
 
 
-def test_a_refused_order_is_answered_in_words(web: FlaskClient, service: Referee) -> None:
-    m = demo_match(service, 18)
-    number = view_of(service, m, Viewer.of_seat(3))["current_round"]
+def test_a_refused_order_is_answered_in_words(web: FlaskClient, svc: Referee) -> None:
+    m = demo_match(svc, 18)
+    number = view_of(svc, m, Viewer.of_seat(3))["current_round"]
     bad = {
         "action": {
             "build": "w04",
@@ -321,9 +305,9 @@ def test_a_bad_card_set_lists_every_problem_and_keeps_the_text(web: FlaskClient)
     assert 400 <= r.status_code < 500 and 'id="cards-errors"' in html
 
 
-def test_hostile_names_are_escaped_everywhere(web: FlaskClient, service: Referee) -> None:
+def test_hostile_names_are_escaped_everywhere(web: FlaskClient, svc: Referee) -> None:
     for steps in (3, 18, 47):
-        m = demo_match(service, steps, HOSTILE)
+        m = demo_match(svc, steps, HOSTILE)
         for url in [m.host, m.public, *m.seats.values()]:
             html = page(web, url)
             assert "<script>alert" not in html
@@ -341,22 +325,22 @@ def test_rules_page(web: FlaskClient) -> None:
         assert words in html
 
 
-def test_a_host_card_set_makes_the_match(web: FlaskClient, service: Referee) -> None:
+def test_a_host_card_set_makes_the_match(web: FlaskClient, svc: Referee) -> None:
     """An empty box gives the default set (19 cards in each dungeon after the
     deal of 3); a smaller valid set is the match's set (9 after the deal)."""
     r = web.post("/new", data=create_form())
     assert r.status_code == 303, r.get_data(as_text=True)
-    (first,) = service.match_ids()
-    assert service.state(first).game_state().data["dungeon_counts"] == {"1": 19, "2": 19}
+    (first,) = svc.match_ids()
+    assert svc.state(first).game_state().data["dungeon_counts"] == {"1": 19, "2": 19}
     small = default_card_set().as_json()
     small = {**small, "walls": small["walls"][:12], "armies": 2}
     r = web.post("/new", data=create_form(cards_json=json.dumps(small)))
     assert r.status_code == 303, r.get_data(as_text=True)
-    (second,) = [m for m in service.match_ids() if m != first]
-    data = service.state(second).game_state().data
+    (second,) = [m for m in svc.match_ids() if m != first]
+    data = svc.state(second).game_state().data
     assert data["dungeon_counts"]["1"] == 9 and data["supply"]["1"]["armies"] == 2
     # the pages describe the host's cards from the view's card set (public)
-    public = view_for(service.state(second), Viewer.public())
+    public = view_for(svc.state(second), Viewer.public())
     assert public["result"]["cards"] == small
     assert (
         card_table(public["result"]["cards"])["w12"]["name"]
@@ -366,14 +350,12 @@ def test_a_host_card_set_makes_the_match(web: FlaskClient, service: Referee) -> 
 
 
 @pytest.mark.parametrize("steps", [9, 10, 20])
-def test_a_long_match_folds_its_earlier_rounds(
-    web: FlaskClient, service: Referee, steps: int
-) -> None:
+def test_a_long_match_folds_its_earlier_rounds(web: FlaskClient, svc: Referee, steps: int) -> None:
     """The shared rounds table (templates/public/_macros.html) of a match of
     more than 10 rounds shows the last 6 closed ones and the open one, the
     earlier ones under "Earlier rounds": every round is on the page once. A
     long turn-based match is where it shows (a phone read 49 rows before)."""
-    m = demo_match(service, steps)
+    m = demo_match(svc, steps)
     for url in (m.public, m.seats[1], m.host):
         html = page(web, url)
         main = html.split("<caption>Rounds</caption>")[1].split("</table>")[0]
@@ -391,13 +373,13 @@ def test_a_long_match_folds_its_earlier_rounds(
             assert len(set(early + titles)) == steps + 1  # each round once
 
 
-def test_each_fort_in_words_folds_under_its_points(web: FlaskClient, service: Referee) -> None:
+def test_each_fort_in_words_folds_under_its_points(web: FlaskClient, svc: Referee) -> None:
     """Beside the picture, each fort is told in words (for screen readers and
     for checking the picture), folded under one line with its owner and
     points: space by space, the top card of its stack (or an army, or empty),
     as the public view has it."""
-    m = demo_match(service, 30)
-    result = view_for(service.state(m.match_id), Viewer.public())["result"]
+    m = demo_match(svc, 30)
+    result = view_for(svc.state(m.match_id), Viewer.public())["result"]
     html = page(web, m.public)
     forts = re.findall(r'<details class="ff-fort">(.*?)</details>', html, re.S)
     assert len(forts) == 3
@@ -423,17 +405,17 @@ def test_each_fort_in_words_folds_under_its_points(web: FlaskClient, service: Re
 
 @pytest.mark.parametrize("steps", [18, 21, 30])
 def test_a_seat_with_many_orders_folds_its_earlier_ones(
-    web: FlaskClient, service: Referee, steps: int
+    web: FlaskClient, svc: Referee, steps: int
 ) -> None:
     """The seat page's "Your orders and receipts" (templates/player/play.html)
     of a seat with more than 6 orders shows its last 3, the earlier ones under
     "Earlier orders": each receipt once, the newest last. A turn-based match
     is where it shows (a phone read dozens of receipts before the hand)."""
-    m = demo_match(service, steps)
+    m = demo_match(svc, steps)
     html = page(web, m.seats[1])
     section = html.split('id="my-orders-h"')[1].split("</section>")[0]
     receipts = re.findall(r'receipt <code class="receipt">([0-9a-f]+)</code>', section)
-    state = service.state(m.match_id)
+    state = svc.state(m.match_id)
     stored = [o.receipt for o in sorted(state.orders, key=lambda o: o.round_number) if o.seat == 1]
     assert len(stored) >= 6 and sorted(receipts) == sorted(stored)
     folded = re.findall(r"<summary>Earlier orders \((\d+)\)</summary>", section)
@@ -446,14 +428,14 @@ def test_a_seat_with_many_orders_folds_its_earlier_ones(
         assert receipts[-3:] == stored[-3:]
 
 
-def test_the_host_audit_page_of_a_finished_match(web: FlaskClient, service: Referee) -> None:
+def test_the_host_audit_page_of_a_finished_match(web: FlaskClient, svc: Referee) -> None:
     """The host's audit (FO22) is offered only once the match has finished;
     then each player's last turn in words and a table, with the ruleset's
     numbers, names escaped."""
     names = ("Ana", HOSTILE[1], "Cy")
-    m = demo_match(service, 46, names)  # one turn before the end
+    m = demo_match(svc, 46, names)  # one turn before the end
     assert f"{m.host}/audit" not in page(web, m.host)
-    m = demo_match(service, 47, names)
+    m = demo_match(svc, 47, names)
     assert f"{m.host}/audit" in page(web, m.host)
     html = page(web, f"{m.host}/audit")
     assert HOSTILE[1] not in html and htmllib.escape(HOSTILE[1], quote=False) in html

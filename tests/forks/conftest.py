@@ -3,6 +3,6 @@ tests/service/conftest.py, so each such test runs on SQLite and on PostgreSQL.""
 
 from __future__ import annotations
 
-from service.conftest import app, client, db_url, engine, svc
+from service.conftest import app, client, db_url, engine, svc, web
 
-__all__ = ["app", "client", "db_url", "engine", "svc"]
+__all__ = ["app", "client", "db_url", "engine", "svc", "web"]

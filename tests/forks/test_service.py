@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.demo import play_steps
@@ -19,18 +17,6 @@ from referee.ruleset import Viewer, get_ruleset
 from referee.rulesets.forks.cards import CARDS, card_name
 from referee.service import Referee
 from referee.views import view_for
-
-
-@pytest.fixture
-def web(app: Flask) -> Iterator[FlaskClient]:
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield app.test_client()
-
-
-@pytest.fixture
-def service(app: Flask) -> Referee:
-    found: Referee = app.extensions["referee"]
-    return found
 
 
 def demo_match(
@@ -52,22 +38,22 @@ def demo_match(
     return created, demo
 
 
-def test_the_demo_plays_to_the_end_without_defaults(service: Referee) -> None:
-    created, _ = demo_match(service, 24)
-    state = service.state(created.match_id)
+def test_the_demo_plays_to_the_end_without_defaults(svc: Referee) -> None:
+    created, _ = demo_match(svc, 24)
+    state = svc.state(created.match_id)
     assert state.match.finished
     result = view_for(state, Viewer.public())["result"]
     assert result["defaulted"] == [] and len(result["turns"]) == 12
     assert any(t["swap"] for t in result["turns"])  # the demo swaps
     assert result["turns"][0]["swap"] is None
-    assert service.recheck(created.match_id) == []
+    assert svc.recheck(created.match_id) == []
 
 
 def test_a_seat_sees_its_options_and_can_take_and_only_the_acting_seat_sends(
-    service: Referee,
+    svc: Referee,
 ) -> None:
-    created, _ = demo_match(service, 2)  # turn 2's draw step is open: seat 2
-    state = service.state(created.match_id)
+    created, _ = demo_match(svc, 2)  # turn 2's draw step is open: seat 2
+    state = svc.state(created.match_id)
     me = view_for(state, Viewer.of_seat(2))
     drawn = state.game_state().data["turns"][-1]["drawn"]
     assert sorted(me["options"]) == sorted(drawn)
@@ -75,27 +61,27 @@ def test_a_seat_sees_its_options_and_can_take_and_only_the_acting_seat_sends(
     assert me["hand"] == state.game_state().data["hands"]["2"]
     assert "options" not in view_for(state, Viewer.of_seat(3))
     with pytest.raises(RuleError) as exc:
-        service.submit_order(created.match_id, 3, {"keep": drawn[0]})
+        svc.submit_order(created.match_id, 3, {"keep": drawn[0]})
     assert exc.value.codes == ["step/not_acting"]
     nowhere = next(c for c in ("dtv-3", "dtv-5", "dtv-6", "dtv-7") if c not in drawn)
     with pytest.raises(RuleError) as exc:
-        service.submit_order(created.match_id, 2, {"keep": nowhere})
+        svc.submit_order(created.match_id, 2, {"keep": nowhere})
     assert exc.value.codes == ["keep/not_drawn"]
-    service.submit_order(created.match_id, 2, {"keep": drawn[1].upper()})
-    mine = view_for(service.state(created.match_id), Viewer.of_seat(2))["orders"]["3"]["2"]
+    svc.submit_order(created.match_id, 2, {"keep": drawn[1].upper()})
+    mine = view_for(svc.state(created.match_id), Viewer.of_seat(2))["orders"]["3"]["2"]
     assert mine["order"] == {"keep": drawn[1]}
 
 
-def test_the_host_audit_page_says_the_audit_in_words(web: FlaskClient, service: Referee) -> None:
-    early, _ = demo_match(service, 23)
+def test_the_host_audit_page_says_the_audit_in_words(web: FlaskClient, svc: Referee) -> None:
+    early, _ = demo_match(svc, 23)
     r = web.get(f"/host/{early.host_token}")
     assert f"/host/{early.host_token}/audit" not in r.get_data(as_text=True)  # not yet
-    created, _ = demo_match(service, 24)
+    created, _ = demo_match(svc, 24)
     html = web.get(f"/host/{created.host_token}").get_data(as_text=True)
     assert f"/host/{created.host_token}/audit" in html
     page = web.get(f"/host/{created.host_token}/audit").get_data(as_text=True)
     assert "Best invest choices" in page and "proved optimal" in page
-    report = service.audit(created.match_id)
+    report = svc.audit(created.match_id)
     said = sentences(page)
     assert len(said) == len(report["seats"])
     changed = 0
@@ -112,15 +98,15 @@ def test_the_host_audit_page_says_the_audit_in_words(web: FlaskClient, service: 
 
 
 def test_the_audit_names_cards_not_ids_whatever_the_names_chosen(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     """The host's audit page and the CLI say the audit in the same words, cards
     by their names ("Oxime 3"); the JSON (a contract) keeps them by id. A
     player named like a card and a company renamed like one are shown as typed."""
-    created, _ = demo_match(service, 24, first_name="oxime-3 <b>", names={"needle": "apidae-5 ltd"})
-    report = service.audit(created.match_id)
+    created, _ = demo_match(svc, 24, first_name="oxime-3 <b>", names={"needle": "apidae-5 ltd"})
+    report = svc.audit(created.match_id)
     page = web.get(f"/host/{created.host_token}/audit").get_data(as_text=True)
-    cli = get_ruleset("forks").audit_text(service.document(created.match_id), stored=True)
+    cli = get_ruleset("forks").audit_text(svc.document(created.match_id), stored=True)
     assert sentences(page) == cli.splitlines()[2:]
     assert cli.splitlines()[2].startswith("oxime-3 <b> ")
     names = {"needle": "apidae-5 ltd"}
@@ -153,9 +139,9 @@ def by_name(text: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
-def test_the_post_holds_the_public_turns_and_no_private_card(service: Referee, fmt: str) -> None:
-    created, _ = demo_match(service, 5)
-    state = service.state(created.match_id)
+def test_the_post_holds_the_public_turns_and_no_private_card(svc: Referee, fmt: str) -> None:
+    created, _ = demo_match(svc, 5)
+    state = svc.state(created.match_id)
     post = get_ruleset("forks").post(view_for(state, Viewer.public()), fmt)
     data = state.game_state().data
     assert "Turn 1: Ana (seat 1) draws; Bo (seat 2) invested" in post
@@ -170,9 +156,9 @@ def test_the_post_holds_the_public_turns_and_no_private_card(service: Referee, f
     assert "swapped" in line  # the swap is public once the draw step has closed
 
 
-def test_the_generic_pages_show_a_forks_match(web: FlaskClient, service: Referee) -> None:
-    created, _ = demo_match(service, 2)  # seat 2 draws
-    state = service.state(created.match_id)
+def test_the_generic_pages_show_a_forks_match(web: FlaskClient, svc: Referee) -> None:
+    created, _ = demo_match(svc, 2)  # seat 2 draws
+    state = svc.state(created.match_id)
     drawn = state.game_state().data["turns"][-1]["drawn"]
     seat2 = web.get(f"/play/{created.player_tokens[2]}")
     assert seat2.status_code == 200

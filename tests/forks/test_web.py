@@ -8,12 +8,9 @@ know (K11); the public page at the end shows the board and the result."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
@@ -22,18 +19,6 @@ from referee.service import Referee
 from referee.text import typed
 
 PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy <i>", 2)]
-
-
-@pytest.fixture
-def web(app: Flask) -> Iterator[FlaskClient]:
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield app.test_client()
-
-
-@pytest.fixture
-def service(app: Flask) -> Referee:
-    found: Referee = app.extensions["referee"]
-    return found
 
 
 @dataclass
@@ -79,8 +64,8 @@ def send(client: FlaskClient, links: Links, seat: int, number: int, **fields: st
     )
 
 
-def data_of(service: Referee, match_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = service.state(match_id).game_state().data
+def data_of(svc: Referee, match_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = svc.state(match_id).game_state().data
     return found
 
 
@@ -116,8 +101,8 @@ def known_to(data: dict[str, Any], seat: int | None) -> set[str]:
     return known
 
 
-def assert_nothing_private(client: FlaskClient, service: Referee, links: Links) -> None:
-    data = data_of(service, links.match_id)
+def assert_nothing_private(client: FlaskClient, svc: Referee, links: Links) -> None:
+    data = data_of(svc, links.match_id)
     viewers: list[tuple[int | None, str]] = [(None, f"/matches/{links.match_id}")]
     viewers += [(s, url) for s, url in links.seats.items()]
     for seat, url in viewers:
@@ -140,7 +125,7 @@ def radios(html: str, name: str) -> list[str]:
 
 
 def test_create_form_has_swap_merge_and_tiebreak_and_the_page_says_them(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     html = page(web, "/new?game=forks")
     assert re.search(r'<input id="swap" name="swap" type="checkbox"', html)
@@ -148,7 +133,7 @@ def test_create_form_has_swap_merge_and_tiebreak_and_the_page_says_them(
     assert "Oxime (oxime)" in html or "Wild Rock Telecoms (wildrock)" in html
     order = ["needle", "wildrock", "oxime", "apidae", "dtv"]
     links = create(web, merge="y", **{f"tiebreak-{i}": c for i, c in enumerate(order)})
-    settings = service.state(links.match_id).match.settings
+    settings = svc.state(links.match_id).match.settings
     assert settings["swap"] is True and settings["merge"] is True
     assert settings["tiebreak"] == order
     public = page(web, f"/matches/{links.match_id}")
@@ -161,11 +146,11 @@ def test_create_form_has_swap_merge_and_tiebreak_and_the_page_says_them(
 
 
 def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     host_post(web, links, "open")
-    data = data_of(service, links.match_id)
+    data = data_of(svc, links.match_id)
     drawn = data["turns"][0]["drawn"]
     html = page(web, links.seats[1])
     assert sorted(radios(html, "card")) == sorted([*drawn, "taken"])  # or the card taken
@@ -175,7 +160,7 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     assert sorted(radios(html, "take")) == sorted([*data["investment"], "none"])
     assert "The investment board" in html and "Turn 1:" in html and "you draw" in html
     assert "Your hand" in html
-    assert_nothing_private(web, service, links)
+    assert_nothing_private(web, svc, links)
     other = page(web, links.seats[2])
     assert 'name="card"' not in other and "Ana draws" in other
 
@@ -197,7 +182,7 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     r = send(web, links, 1, 1, card=nowhere)
     body = r.get_data(as_text=True)
     assert r.status_code == 422 and f"{named(nowhere)} is not one of this turn" in body
-    assert service.state(links.match_id).orders_of(1) == {}
+    assert svc.state(links.match_id).orders_of(1) == {}
 
     r = send(web, links, 1, 1, card="taken", give=drawn[0])
     body = r.get_data(as_text=True)
@@ -207,11 +192,11 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "was accepted" in body
     assert f"keep {named(take)}, after giving {named(drawn[0])} for" in body
-    stored = service.state(links.match_id).orders_of(1)[1].payload
+    stored = svc.state(links.match_id).orders_of(1)[1].payload
     assert stored == {"keep": take, "swap": {"give": drawn[0], "take": take}}
     assert re.search(rf'id="give-{drawn[0]}" value="{drawn[0]}" checked', body)
     assert re.search(r'id="card-taken" value="taken" checked', body)  # the standing order
-    assert_nothing_private(web, service, links)
+    assert_nothing_private(web, svc, links)
     host = page(web, links.host)
     assert not any(shows(host, c) for c in drawn[1:])  # the sealed order's other cards
 
@@ -222,12 +207,12 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
 
     host_post(web, links, "close")
     host_post(web, links, "open")
-    data = data_of(service, links.match_id)
+    data = data_of(svc, links.match_id)
     passed = data["turns"][0]["passed"]
     html = page(web, links.seats[2])
     assert sorted(radios(html, "card")) == sorted(passed)
     assert "Invest one of the 2 cards passed to you" in html and 'name="give"' not in html
-    assert_nothing_private(web, service, links)
+    assert_nothing_private(web, svc, links)
     host_order = page(web, f"{links.host}/order/2")  # the host sees the closed step's cards
     assert sorted(radios(host_order, "card")) == sorted(passed)
     wrong = drawn[0] if drawn[0] not in passed else take
@@ -240,11 +225,11 @@ def test_a_seat_keeps_with_a_swap_in_one_order_and_the_next_invests(
 
 
 def test_the_host_names_a_draw_order_without_seeing_the_drawn_cards(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     host_post(web, links, "open")
-    drawn = data_of(service, links.match_id)["turns"][0]["drawn"]
+    drawn = data_of(svc, links.match_id)["turns"][0]["drawn"]
     html = page(web, f"{links.host}/order/1")
     assert 'type="radio" name="card"' not in html and 'id="card-select"' in html
     assert "theirs alone until this step closes" in html
@@ -252,21 +237,21 @@ def test_the_host_names_a_draw_order_without_seeing_the_drawn_cards(
     assert all(named(c) in legend for c in ALL_CARDS)  # all 40
     assert 'id="give-select"' in html  # the swap's given card is named the same way
     rest = re.sub(r"<select.*?</select>", "", html, flags=re.S)
-    public = known_to(data_of(service, links.match_id), None)
+    public = known_to(data_of(svc, links.match_id), None)
     assert not any(shows(rest, c) for c in drawn if c not in public)
 
 
 def test_a_whole_match_ends_with_the_board_and_the_result_on_the_public_page(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     seats = len(PLAYERS)
     for number in range(1, 2 * (len(ALL_CARDS) // 10) * seats + 100):
-        data = data_of(service, links.match_id)
+        data = data_of(svc, links.match_id)
         if data["finished"]:
             break
         host_post(web, links, "open")
-        data = data_of(service, links.match_id)
+        data = data_of(svc, links.match_id)
         turn = data["turns"][-1]
         if number % 2 == 1:
             r = send(web, links, turn["current"], number, card=turn["drawn"][2])
@@ -274,9 +259,9 @@ def test_a_whole_match_ends_with_the_board_and_the_result_on_the_public_page(
             r = send(web, links, turn["receiver"], number, card=turn["passed"][0])
         assert r.status_code == 200, r.get_data(as_text=True)
         if number in (3, 4):
-            assert_nothing_private(web, service, links)
+            assert_nothing_private(web, svc, links)
         host_post(web, links, "close")
-    data = data_of(service, links.match_id)
+    data = data_of(svc, links.match_id)
     assert data["finished"]
     public = page(web, f"/matches/{links.match_id}")
     assert "Final scores" in public and "Token of Life" in public
@@ -286,7 +271,7 @@ def test_a_whole_match_ends_with_the_board_and_the_result_on_the_public_page(
         assert all(shows(public, c) for c in hand)
 
 
-def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service: Referee) -> None:
+def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, svc: Referee) -> None:
     """Issue 24's attacker's pass: a posted card of over 40 characters (the
     order schema's bound) was refused with the validator's words, '"the draw
     order, 'keep': "..." is longer than 40 characters', and a long one was cut
@@ -294,7 +279,7 @@ def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service:
     by what was sent, cut, and nothing is stored."""
     links = create(web)
     host_post(web, links, "open")
-    drawn = data_of(service, links.match_id)["turns"][0]["drawn"]
+    drawn = data_of(svc, links.match_id)["turns"][0]["drawn"]
     for fields in (
         {"card": "oxime-3" + "x" * 40},
         {"card": "<b>" + "y" * 200_000},
@@ -308,7 +293,7 @@ def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service:
         assert said in body, body.split('id="problems"')[1][:800]
         assert "longer than 40" not in body and "not shown" not in body
         assert "<b>" not in body.split('id="problems"')[1]
-    assert service.state(links.match_id).orders_of(1) == {}
+    assert svc.state(links.match_id).orders_of(1) == {}
 
 
 def words(html: str) -> str:
@@ -317,7 +302,7 @@ def words(html: str) -> str:
 
 
 def test_an_open_draw_step_is_said_as_now_and_a_waiting_seat_is_told_its_turn_will_show(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     """Found walking a match that runs itself by hand (issue 24): the drawing
     seat read "you draw 3 cards, keeps one and passes two", every page listed
@@ -338,7 +323,7 @@ def test_an_open_draw_step_is_said_as_now_and_a_waiting_seat_is_told_its_turn_wi
     )
     assert "Come back when the host" not in two
 
-    drawn = data_of(service, links.match_id)["turns"][0]["drawn"]
+    drawn = data_of(svc, links.match_id)["turns"][0]["drawn"]
     r = send(web, links, 1, 1, card=drawn[0])  # closes the step (close early); the next opens
     assert r.status_code == 200 and "has closed" in r.get_data(as_text=True)
     for url in (f"/matches/{links.match_id}", links.seats[3]):

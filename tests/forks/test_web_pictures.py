@@ -6,10 +6,8 @@ score chart only once the match has finished; the post embeds both."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.ruleset import Viewer, get_ruleset
@@ -20,27 +18,15 @@ from referee.views import view_for
 from .test_service import demo_match
 
 
-@pytest.fixture
-def web(app: Flask) -> Iterator[FlaskClient]:
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield app.test_client()
-
-
-@pytest.fixture
-def service(app: Flask) -> Referee:
-    found: Referee = app.extensions["referee"]
-    return found
-
-
 def cards_in(svg: str) -> set[str]:
     return set(re.findall(r'data-card="([^"]+)"', svg))
 
 
 def test_the_board_picture_shows_the_investment_and_nothing_private(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
-    created, _ = demo_match(service, 4)  # turn 3's draw step is open
-    data = service.state(created.match_id).game_state().data
+    created, _ = demo_match(svc, 4)  # turn 3's draw step is open
+    data = svc.state(created.match_id).game_state().data
     r = web.get(f"/matches/{created.match_id}/board.svg")
     assert r.status_code == 200 and r.mimetype == "image/svg+xml"
     svg = r.get_data(as_text=True)
@@ -62,14 +48,14 @@ def test_the_board_picture_shows_the_investment_and_nothing_private(
     assert 'class="forks-board"' in seat
 
 
-def test_the_score_chart_and_the_post_at_the_end(web: FlaskClient, service: Referee) -> None:
-    created, _ = demo_match(service, 23)
+def test_the_score_chart_and_the_post_at_the_end(web: FlaskClient, svc: Referee) -> None:
+    created, _ = demo_match(svc, 23)
     before = web.get(f"/matches/{created.match_id}/board.svg").headers["ETag"]
-    created2, _ = demo_match(service, 24)
+    created2, _ = demo_match(svc, 24)
     r = web.get(f"/matches/{created2.match_id}/scores.svg")
     assert r.status_code == 200
     svg = r.get_data(as_text=True)
-    view = view_for(service.state(created2.match_id), Viewer.public())
+    view = view_for(svc.state(created2.match_id), Viewer.public())
     for seat, score in view["result"]["scores"].items():
         assert f'data-seat="{seat}" data-score="{score}"' in svg
     assert "Token of Life" in svg and "Elimination Candidate" in svg
@@ -85,7 +71,7 @@ def test_the_score_chart_and_the_post_at_the_end(web: FlaskClient, service: Refe
         assert f"https://ref.example/matches/{created2.match_id}/board.png?v=" in post
         assert f"https://ref.example/matches/{created2.match_id}/scores.png?v=" in post
         assert "/scores.png" not in get_ruleset("forks").post(
-            view_for(service.state(created.match_id), Viewer.public()), fmt, "https://r.example"
+            view_for(svc.state(created.match_id), Viewer.public()), fmt, "https://r.example"
         )
 
 
@@ -124,9 +110,7 @@ HOSTILE_COMPANIES = {
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
-def test_the_post_shows_hostile_company_and_player_names_as_text(
-    service: Referee, fmt: str
-) -> None:
+def test_the_post_shows_hostile_company_and_player_names_as_text(svc: Referee, fmt: str) -> None:
     """The host names the companies (settings ``names``, one line of at most
     40 characters each): in a finished match's post, those names and a
     player's, full of Markdown, BBCode and HTML, make no element or link
@@ -134,10 +118,10 @@ def test_the_post_shows_hostile_company_and_player_names_as_text(
     names; Forks' company names are its own)."""
     from test_posts_render import RENDERERS, Page, shown_name
 
-    hostile, _ = demo_match(service, 24, first_name="<b>*x*</b> [b]y[/b]", names=HOSTILE_COMPANIES)
-    plain, _ = demo_match(service, 24)
+    hostile, _ = demo_match(svc, 24, first_name="<b>*x*</b> [b]y[/b]", names=HOSTILE_COMPANIES)
+    plain, _ = demo_match(svc, 24)
     rules = get_ruleset("forks")
-    views = [view_for(service.state(c.match_id), Viewer.public()) for c in (hostile, plain)]
+    views = [view_for(svc.state(c.match_id), Viewer.public()) for c in (hostile, plain)]
     post, plain_post = (rules.post(v, fmt, "https://ref.example/") for v in views)
     for name, render in RENDERERS[fmt].items():
         page, expected = Page(render(post)), Page(render(plain_post))

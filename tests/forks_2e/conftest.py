@@ -1,9 +1,9 @@
 """Fixtures of the Forks 2nd Edition tests that need a database: those of
 tests/service/conftest.py (``db_url``, ``engine``, ``svc``, ``app``,
-``client``), so each such test runs on SQLite and on PostgreSQL."""
+``client``, ``web``), so each such test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from service.conftest import app, client, db_url, engine, svc
+from service.conftest import app, client, db_url, engine, svc, web
 
-__all__ = ["app", "client", "db_url", "engine", "svc"]
+__all__ = ["app", "client", "db_url", "engine", "svc", "web"]

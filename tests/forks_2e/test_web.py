@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
 
@@ -29,19 +26,6 @@ from referee.text import typed
 
 PLAYERS = [("Ana", 3), ("Bo", 5), ("Cy", 2), ("Di", 5)]
 TIEBREAK = ["red", "green", "yellow", "blue", "grey"]
-
-
-@pytest.fixture
-def web(app: Flask) -> Iterator[FlaskClient]:
-    """A test client without CSRF tokens (tests/service/test_security.py checks CSRF)."""
-    app.config["WTF_CSRF_ENABLED"] = False
-    yield app.test_client()
-
-
-@pytest.fixture
-def service(app: Flask) -> Referee:
-    found: Referee = app.extensions["referee"]
-    return found
 
 
 @dataclass
@@ -105,9 +89,9 @@ def send(client: FlaskClient, links: Links, seat: int, number: int, card: str) -
     )
 
 
-def state_data(service: Referee, match_id: str) -> dict[str, Any]:
+def state_data(svc: Referee, match_id: str) -> dict[str, Any]:
     """The whole game state (the engine's detailed result), for checking pages."""
-    data: dict[str, Any] = service.state(match_id).game_state().data
+    data: dict[str, Any] = svc.state(match_id).game_state().data
     return data
 
 
@@ -147,8 +131,8 @@ def known_to(data: dict[str, Any], seat: int) -> set[str]:
     return known
 
 
-def assert_nothing_of_others(client: FlaskClient, service: Referee, links: Links) -> None:
-    data = state_data(service, links.match_id)
+def assert_nothing_of_others(client: FlaskClient, svc: Referee, links: Links) -> None:
+    data = state_data(svc, links.match_id)
     for seat in links.seats:
         html = page(client, links.seats[seat])
         leaked = [c for c in ALL_CARDS if c not in known_to(data, seat) and shows(html, c)]
@@ -162,7 +146,7 @@ def esc(text: str) -> str:
 # ---- creating a match -------------------------------------------------------------
 
 
-def test_create_form_draws_merge_tiebreak_and_names(web: FlaskClient, service: Referee) -> None:
+def test_create_form_draws_merge_tiebreak_and_names(web: FlaskClient, svc: Referee) -> None:
     html = page(web, "/new?game=forks-2e")
     assert re.search(r'<input id="merge" name="merge" type="checkbox"', html)
     # the tiebreak: one select per place, in a group with a legend, at the default order
@@ -188,7 +172,7 @@ def test_create_form_draws_merge_tiebreak_and_names(web: FlaskClient, service: R
     assert "Bluecrest Harbour" in html  # the placeholders
 
     links = create(web)
-    settings = service.state(links.match_id).match.settings
+    settings = svc.state(links.match_id).match.settings
     assert settings["merge"] is True
     assert settings["tiebreak"] == TIEBREAK
     assert settings["names"] == {"grey": "Steelton", "green": "Meadows"}
@@ -209,7 +193,7 @@ DEFAULT_NAMES = {
 
 
 def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     r = web.post("/new", data=create_form(**{"tiebreak-1": "red"}))  # red twice, no green
     assert r.status_code == 422
@@ -230,26 +214,26 @@ def test_a_bad_tiebreak_or_name_is_refused_next_to_its_field(
     shown = "x" * 39 + "…"
     said = f"Destination names: the name for yellow, “{shown}”, is not 1 to 40 characters"
     assert said in errors
-    assert service.match_ids() == []
+    assert svc.match_ids() == []
     # every place left empty (a form without them): the default order
     data = create_form()
     for i in range(5):
         del data[f"tiebreak-{i}"]
     r = web.post("/new", data=data)
     assert r.status_code == 303  # created: redirected to the page of its links
-    (match_id,) = service.match_ids()
-    assert service.state(match_id).match.settings["tiebreak"] == DEFAULT_ORDER
+    (match_id,) = svc.match_ids()
+    assert svc.state(match_id).match.settings["tiebreak"] == DEFAULT_ORDER
 
 
 # ---- a seat's page --------------------------------------------------------------------
 
 
 def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     host_post(web, links, "open")
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     dealt = data["dealt"][0]["1"]
     html = page(web, links.seats[1])
     # the three dealt cards to pick, in a fieldset with a legend, each a radio
@@ -288,7 +272,7 @@ def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
     r = send(web, links, 1, 1, "")
     assert r.status_code == 422
     assert "no card was chosen: pick the card to keep" in r.get_data(as_text=True)
-    orders = service.state(links.match_id).orders_of(1)
+    orders = svc.state(links.match_id).orders_of(1)
     assert orders[1].payload == dealt[1]
 
     # the host enters an order without seeing the dealt cards: every card in play to name
@@ -299,14 +283,14 @@ def test_a_seat_picks_a_card_and_a_bad_card_keeps_the_earlier_order(
 
 
 def test_seat_pages_show_only_what_the_seat_may_know_through_a_merge_match(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     rounds = 8  # 4 players: four game rounds of two steps
     for number in range(1, rounds + 1):
         host_post(web, links, "open")
-        assert_nothing_of_others(web, service, links)
-        data = state_data(service, links.match_id)
+        assert_nothing_of_others(web, svc, links)
+        data = state_data(svc, links.match_id)
         for seat in links.seats:
             html = page(web, links.seats[seat])
             offered = picks(html)
@@ -320,11 +304,11 @@ def test_seat_pages_show_only_what_the_seat_may_know_through_a_merge_match(
                 assert html.count('<span class="pick-tag">passed to you</span>') == 2
             r = send(web, links, seat, number, offered[(seat + number) % len(offered)])
             assert "was accepted" in r.get_data(as_text=True)
-        assert_nothing_of_others(web, service, links)
+        assert_nothing_of_others(web, svc, links)
         host_post(web, links, "close")
-        assert_nothing_of_others(web, service, links)
+        assert_nothing_of_others(web, svc, links)
     # the seat's own history: one entry per game round, with what it kept and marketed
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     assert data["finished"]
     html = page(web, links.seats[2])
     for g in range(4):
@@ -337,11 +321,11 @@ def test_seat_pages_show_only_what_the_seat_may_know_through_a_merge_match(
 
 
 def test_the_host_sees_closed_steps_but_never_the_open_keep_steps_deal(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     links = create(web)
     host_post(web, links, "open")
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     for seat in links.seats:
         send(web, links, seat, 1, data["dealt"][0][str(seat)][0])
     dashboard = page(web, links.host)
@@ -358,7 +342,7 @@ def test_the_host_sees_closed_steps_but_never_the_open_keep_steps_deal(
         assert "not yet" in row  # the market step has not closed
     # the market step: orders sent, their content never on the dashboard
     host_post(web, links, "open")
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     before = page(web, links.host)
     for seat in links.seats:
         passed = data["passed"][0][str(seat)]
@@ -378,7 +362,7 @@ def test_the_host_sees_closed_steps_but_never_the_open_keep_steps_deal(
     assert "Every hand now" in dashboard
 
 
-def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
+def test_the_public_page_at_the_end(web: FlaskClient, svc: Referee) -> None:
     links = create(web)
     for number in range(1, 9):
         host_post(web, links, "open")
@@ -390,7 +374,7 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
             assert "Final result" not in public
             assert "What was the best play?" not in page(web, links.host)
         host_post(web, links, "close")  # every order a seeded default
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     public = page(web, f"/matches/{links.match_id}")
     names = dict(enumerate((p for p, _ in PLAYERS), start=1))
     assert "Final result" in public
@@ -425,7 +409,7 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
     audit = page(web, f"{links.host}/audit")
     assert "Best market choices" in audit and "proved optimal" in audit
     # each market step's cards by the match's names
-    report = service.audit(links.match_id)
+    report = svc.audit(links.match_id)
     for a in report["seats"].values():
         if a["gain"]:
             for c in a["market"]:
@@ -433,7 +417,7 @@ def test_the_public_page_at_the_end(web: FlaskClient, service: Referee) -> None:
     # the sentences name cards so too, as the CLI's audit does (the JSON: by id)
     said = audit.split('<section class="audit"', 1)[1].split("</ul>", 1)[0]
     said_lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", said, re.S)]
-    cli = get_ruleset("forks-2e").audit_text(service.document(links.match_id), stored=True)
+    cli = get_ruleset("forks-2e").audit_text(svc.document(links.match_id), stored=True)
     assert said_lines == cli.splitlines()[2:]
     for a, line in zip(report["seats"].values(), said_lines, strict=True):
         for c in a["market"]:
@@ -489,7 +473,7 @@ def test_how_the_elimination_candidate_was_decided_in_words() -> None:
 
 
 def test_the_host_preview_shows_only_the_cards_the_host_entered(
-    web: FlaskClient, service: Referee
+    web: FlaskClient, svc: Referee
 ) -> None:
     """The preview of closing a keep step whose orders the host entered is not
     resolved (whether each card was dealt is checked only at the close: the
@@ -497,7 +481,7 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     host entered, and says why there is no resolution."""
     links = create(web)
     host_post(web, links, "open")
-    data = state_data(service, links.match_id)
+    data = state_data(svc, links.match_id)
     entered = set()
     for seat in links.seats:
         card = data["dealt"][0][str(seat)][2]
@@ -514,7 +498,7 @@ def test_the_host_preview_shows_only_the_cards_the_host_entered(
     assert not any(f'data-hand-card="{c}"' in html for c in entered)  # no resolved hands
 
 
-def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service: Referee) -> None:
+def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, svc: Referee) -> None:
     """Issue 24's attacker's pass: a posted card of over 40 characters (the
     order schema's bound) was refused with the validator's words, and a long one
     cut before the words that say why; as any text that is no card, it is
@@ -528,4 +512,4 @@ def test_text_too_long_for_a_card_is_refused_in_words(web: FlaskClient, service:
         said = f"{escape(typed(card))} is not a card of this game: choose one of the cards offered"
         assert said in body, body.split('id="problems"')[1][:800]
         assert "longer than 40" not in body and "not shown" not in body
-    assert service.state(links.match_id).orders_of(1) == {}
+    assert svc.state(links.match_id).orders_of(1) == {}

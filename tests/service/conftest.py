@@ -148,6 +148,14 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
+def web(app: Flask) -> FlaskClient:
+    """A test client without CSRF tokens, as the games' page tests post forms
+    (tests/service/test_security.py checks CSRF with the plain ``client``)."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app.test_client()
+
+
+@pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
 

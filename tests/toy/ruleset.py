@@ -115,10 +115,6 @@ class Toy(Ruleset):
     def check_order(self, state: GameState, step: Step, seat: int, order: Any) -> Any:
         return rules.check_card(state.data, step.phase, seat, order)
 
-    def closed_steps(self, document: Any) -> int:
-        orders = document.get("orders") if isinstance(document, Mapping) else None
-        return len(orders) if isinstance(orders, list) else 0
-
     # ---- what people see ----------------------------------------------
 
     def view(

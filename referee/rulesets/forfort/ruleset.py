@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.errors import Problem, RuleError
 from referee.players import is_int, parse_players
-from referee.ruleset import Demo, GameState, Phase, Ruleset, Setup, Step, Viewer
+from referee.ruleset import Demo, GameState, Phase, Ruleset, Setup, Step, Viewer, schemas_beside
 
 from . import match as m
 from .cards import card_set_problems
@@ -176,10 +176,6 @@ class Forfort(Ruleset):
                 )
         return copy.deepcopy(order)
 
-    def closed_steps(self, document: Any) -> int:
-        orders = document.get("orders") if isinstance(document, Mapping) else None
-        return len(orders) if isinstance(orders, list) else 0
-
     # ---- what people see ----------------------------------------------
 
     def view(
@@ -254,12 +250,7 @@ class Forfort(Ruleset):
         return demo_match(self.title, players)
 
     def openapi_components(self) -> dict[str, Any]:
-        import json
-        from pathlib import Path
-
-        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
-        schemas: dict[str, Any] = json.loads(text)["schemas"]
-        return schemas
+        return schemas_beside(__file__)
 
 
 def _audit_module(title: str) -> Any:

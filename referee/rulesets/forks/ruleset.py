@@ -7,7 +7,17 @@ from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
 from referee.players import parse_players
-from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
+from referee.ruleset import (
+    Demo,
+    GameState,
+    Phase,
+    Ruleset,
+    Setting,
+    Setup,
+    Step,
+    Viewer,
+    schemas_beside,
+)
 
 from . import match as m
 from .cards import CARDS
@@ -137,10 +147,6 @@ class Forks(Ruleset):
     def checks_entered_in_full(self, step: Step) -> bool:
         return step.phase == INVEST
 
-    def closed_steps(self, document: Any) -> int:
-        orders = document.get("orders") if isinstance(document, Mapping) else None
-        return len(orders) if isinstance(orders, list) else 0
-
     # ---- what people see ----------------------------------------------
 
     def view(
@@ -243,12 +249,7 @@ class Forks(Ruleset):
         return demo_match(self.title, players)
 
     def openapi_components(self) -> dict[str, Any]:
-        import json
-        from pathlib import Path
-
-        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
-        schemas: dict[str, Any] = json.loads(text)["schemas"]
-        return schemas
+        return schemas_beside(__file__)
 
 
 def _acting(step: Step, seat: int) -> None:

@@ -7,7 +7,17 @@ from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
 from referee.players import parse_players
-from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
+from referee.ruleset import (
+    Demo,
+    GameState,
+    Phase,
+    Ruleset,
+    Setting,
+    Setup,
+    Step,
+    Viewer,
+    schemas_beside,
+)
 
 from . import match as m
 from .orders import KEEP, MARKET, REFUSAL_CODES, check_keep, check_market, read_order_card
@@ -106,10 +116,6 @@ class Forks2e(Ruleset):
     def checks_entered_in_full(self, step: Step) -> bool:
         return step.phase != KEEP
 
-    def closed_steps(self, document: Any) -> int:
-        orders = document.get("orders") if isinstance(document, Mapping) else None
-        return len(orders) if isinstance(orders, list) else 0
-
     # ---- what people see ----------------------------------------------
 
     def view(
@@ -196,12 +202,7 @@ class Forks2e(Ruleset):
         return demo_match(self.title, players)
 
     def openapi_components(self) -> dict[str, Any]:
-        import json
-        from pathlib import Path
-
-        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
-        schemas: dict[str, Any] = json.loads(text)["schemas"]
-        return schemas
+        return schemas_beside(__file__)
 
 
 def _title(number: int) -> str:

@@ -7,7 +7,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from referee.errors import Problem, RuleError
-from referee.ruleset import Demo, GameState, Phase, Ruleset, Setting, Setup, Step, Viewer
+from referee.ruleset import (
+    Demo,
+    GameState,
+    Phase,
+    Ruleset,
+    Setting,
+    Setup,
+    Step,
+    Viewer,
+    schemas_beside,
+)
 
 from .audit import audit_document, audit_text, map_fairness
 from .balance import balance_json
@@ -191,11 +201,7 @@ class RockyRiver(Ruleset):
     def openapi_components(self) -> dict[str, Any]:
         """Rocky River's schemas (view, map, result, match file, audit...), kept
         in openapi.json beside this module."""
-        from pathlib import Path
-
-        text = Path(__file__).with_name("openapi.json").read_text(encoding="utf-8")
-        schemas: dict[str, Any] = json.loads(text)["schemas"]
-        return schemas
+        return schemas_beside(__file__)
 
     # ---- what people see ----------------------------------------------
 
