@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+from referee.db import make_engine
 from referee.loadtest.server import running_server
+from referee.service import Referee
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -95,3 +97,68 @@ def browser(playwright: Playwright, request: pytest.FixtureRequest) -> Iterator[
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# ---- a turn-based match created from the host's form --------------------------------
+
+
+@dataclass(frozen=True)
+class CreatedMatch:
+    """What the host's "is ready" page gives, and the match as stored (its
+    secret seed: only a test may read it, to play along with the engine)."""
+
+    match_id: str
+    host_url: str
+    links: dict[int, str]  # seat -> private link
+    public_url: str
+    match: Any  # referee.models.Match
+
+
+def create_from_form(
+    host: Page,
+    server: Server,
+    *,
+    game: str,
+    name: str,
+    players: Sequence[tuple[str, int]],
+    step_minutes: int,
+    fill_game: Callable[[Page], None] | None = None,
+) -> CreatedMatch:
+    """Create a match of ``game`` as a host does on /new: its name, each
+    seat's name and garnets, the game's own fields (``fill_game``), steps of
+    ``step_minutes`` minutes that close as soon as the acting seats have sent
+    and open by themselves. Checks the "is ready" page and the stored settings."""
+    host.goto(server.url + "/new")
+    host.get_by_label("Game").select_option(game)
+    host.get_by_label("Match name").fill(name)
+    for seat, (player, garnets) in enumerate(players, start=1):
+        group = host.get_by_role("group", name=re.compile(rf"^Seat {seat}( |$)"))
+        group.get_by_label("Name").fill(player)
+        group.get_by_label("Garnets").fill(str(garnets))
+    if fill_game is not None:
+        fill_game(host)
+    host.get_by_label(re.compile(r"^Deadline of each round")).fill(str(step_minutes))
+    host.get_by_label("Unit of the deadline").select_option("minutes")
+    host.get_by_label(re.compile(r"^Close a round as soon as")).check()
+    host.get_by_label("Open each round by itself").check()
+    host.get_by_role("button", name="Create the match").click()
+    expect(host.get_by_role("heading", level=1)).to_have_text(f"“{name}” is ready")
+    host_url = host.locator("#host-link").get_attribute("href") or ""
+    seat_links = host.get_by_role("region", name="One private link per player").get_by_role("link")
+    expect(seat_links).to_have_count(len(players))
+    links = {
+        s: seat_links.nth(s - 1).get_attribute("href") or "" for s in range(1, len(players) + 1)
+    }
+    public_url = (
+        host.get_by_role("region", name="The public page").get_by_role("link").get_attribute("href")
+        or ""
+    )
+    match_id = public_url.rsplit("/", 1)[1]
+    engine = make_engine(server.database_url)
+    try:
+        match = Referee(engine).state(match_id).match
+    finally:
+        engine.dispose()
+    assert match.settings["deadline_hours"] == pytest.approx(step_minutes / 60)
+    assert match.settings["close_early"] is True and match.settings["auto_open"] is True
+    return CreatedMatch(match_id, host_url, links, public_url, match)

@@ -41,11 +41,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from referee.db import make_engine
 from referee.rulesets.forfort.match import resolve
-from referee.service import Referee
 
-from .conftest import Server
+from .conftest import Server, create_from_form
 
 LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
 
@@ -231,38 +229,21 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
     server: Server, contexts: dict[str, BrowserContext], artifacts: Path
 ) -> None:
     host = contexts["host"].new_page()
-    host.goto(server.url + "/new")
-    host.get_by_label("Game").select_option("forfort")
-    expect(host.get_by_role("group", name="The card set")).to_be_visible()
-    host.get_by_label("Match name").fill("Browser <Forfort> Cup")
-    for seat, (name, garnets) in enumerate(PLAYERS, start=1):
-        group = host.get_by_role("group", name=re.compile(rf"^Seat {seat}( |$)"))
-        group.get_by_label("Name").fill(name)
-        group.get_by_label("Garnets").fill(str(garnets))
-    host.get_by_label(re.compile(r"^Deadline of each round")).fill(str(STEP_MINUTES))
-    host.get_by_label("Unit of the deadline").select_option("minutes")
-    host.get_by_label(re.compile(r"^Close a round as soon as")).check()
-    host.get_by_label("Open each round by itself").check()
-    host.get_by_role("button", name="Create the match").click()
-    expect(host.get_by_role("heading", level=1)).to_have_text("“Browser <Forfort> Cup” is ready")
-    host_url = host.locator("#host-link").get_attribute("href") or ""
-    seat_links = host.get_by_role("region", name="One private link per player").get_by_role("link")
-    expect(seat_links).to_have_count(SEATS)
-    links = {s: seat_links.nth(s - 1).get_attribute("href") or "" for s in NAMES}
-    public_url = (
-        host.get_by_role("region", name="The public page").get_by_role("link").get_attribute("href")
-        or ""
-    )
-    match_id = public_url.rsplit("/", 1)[1]
 
-    # the engine plays along from the match's secret seed (only a test may read it)
-    engine = make_engine(server.database_url)
-    try:
-        match = Referee(engine).state(match_id).match
-    finally:
-        engine.dispose()
-    assert match.settings["deadline_hours"] == pytest.approx(STEP_MINUTES / 60)
-    assert match.settings["close_early"] is True and match.settings["auto_open"] is True
+    def card_set_offered(page: Page) -> None:
+        expect(page.get_by_role("group", name="The card set")).to_be_visible()
+
+    made = create_from_form(
+        host,
+        server,
+        game="forfort",
+        name="Browser <Forfort> Cup",
+        players=PLAYERS,
+        step_minutes=STEP_MINUTES,
+        fill_game=card_set_offered,
+    )
+    host_url, links, public_url = made.host_url, made.links, made.public_url
+    match_id, match = made.match_id, made.match
     players = [{"seat": s, "name": n, "garnets": g} for s, (n, g) in enumerate(PLAYERS, start=1)]
     sent: list[dict[str, Any]] = []
 
@@ -283,11 +264,10 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
     def pulse() -> dict[str, Any]:
         return public_json(server, f"/api/matches/{match_id}/pulse")
 
-    def all_follow(step: int) -> None:
+    def all_follow(step: int, table: dict[str, Any]) -> None:
         """Every page shows the match as it is now, loaded again by live.js,
         and nothing private of anyone else."""
         now = pulse()
-        table = state()
         hidden = forbidden(table)
         for who, page in pages.items():
             expect(page.locator("#live")).to_have_attribute(
@@ -318,7 +298,7 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
         assert now["waiting"] == [seat], now
         page = seat_pages[seat]  # its turn arrives by itself, in its title
         expect(page).to_have_title(re.compile(r"^Your turn · "), timeout=LIVE_WAIT)
-        all_follow(step)
+        all_follow(step, table)
         for other, other_page in seat_pages.items():
             if other != seat:
                 assert not other_page.title().startswith("Your turn")
@@ -350,7 +330,7 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
 
     now = pulse()
     assert now["finished"] is True and now["waiting"] == [], now
-    all_follow(len(sent) + 1)
+    all_follow(len(sent) + 1, table)
     expect(host.get_by_role("region", name="Current round")).to_contain_text(
         "The match has finished"
     )

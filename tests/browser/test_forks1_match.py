@@ -38,7 +38,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from referee.db import make_engine
 from referee.rulesets.forks.cards import card_name
 from referee.rulesets.forks.match import (
     Table,
@@ -49,9 +48,8 @@ from referee.rulesets.forks.match import (
     start,
 )
 from referee.rulesets.forks.orders import DrawOrder
-from referee.service import Referee
 
-from .conftest import Server
+from .conftest import Server, create_from_form
 
 LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
 
@@ -212,45 +210,28 @@ def test_forks_swap_match_in_one_sitting_that_runs_itself(
     server: Server, contexts: dict[str, BrowserContext], artifacts: Path
 ) -> None:
     host = contexts["host"].new_page()
-    host.goto(server.url + "/new")
-    host.get_by_label("Game").select_option("forks")
-    tiebreak = host.get_by_role("group", name="Tiebreak order of the companies")
-    expect(tiebreak).to_be_visible()
-    host.get_by_label("Match name").fill("Browser <Forks> Cup")
-    for seat, (name, garnets) in enumerate(PLAYERS, start=1):
-        group = host.get_by_role("group", name=re.compile(rf"^Seat {seat}( |$)"))
-        group.get_by_label("Name").fill(name)
-        group.get_by_label("Garnets").fill(str(garnets))
-    host.get_by_label("Swap variant").check()
-    selects = tiebreak.get_by_role("combobox")
-    expect(selects).to_have_count(5)
-    for place, firm in enumerate(TIEBREAK):
-        selects.nth(place).select_option(firm)
-    assert [selects.nth(i).input_value() for i in range(5)] == TIEBREAK
-    host.get_by_label(re.compile(r"^Deadline of each round")).fill(str(STEP_MINUTES))
-    host.get_by_label("Unit of the deadline").select_option("minutes")
-    host.get_by_label(re.compile(r"^Close a round as soon as")).check()
-    host.get_by_label("Open each round by itself").check()
-    host.get_by_role("button", name="Create the match").click()
-    expect(host.get_by_role("heading", level=1)).to_have_text("“Browser <Forks> Cup” is ready")
-    host_url = host.locator("#host-link").get_attribute("href") or ""
-    seat_links = host.get_by_role("region", name="One private link per player").get_by_role("link")
-    expect(seat_links).to_have_count(SEATS)
-    links = {s: seat_links.nth(s - 1).get_attribute("href") or "" for s in NAMES}
-    public_url = (
-        host.get_by_role("region", name="The public page").get_by_role("link").get_attribute("href")
-        or ""
-    )
-    match_id = public_url.rsplit("/", 1)[1]
 
-    # the engine plays along from the match's secret seed (only a test may read it)
-    engine = make_engine(server.database_url)
-    try:
-        match = Referee(engine).state(match_id).match
-    finally:
-        engine.dispose()
-    assert match.settings["deadline_hours"] == pytest.approx(STEP_MINUTES / 60)
-    assert match.settings["close_early"] is True and match.settings["auto_open"] is True
+    def swap_and_tiebreak(page: Page) -> None:
+        tiebreak = page.get_by_role("group", name="Tiebreak order of the companies")
+        expect(tiebreak).to_be_visible()
+        page.get_by_label("Swap variant").check()
+        selects = tiebreak.get_by_role("combobox")
+        expect(selects).to_have_count(5)
+        for place, firm in enumerate(TIEBREAK):
+            selects.nth(place).select_option(firm)
+        assert [selects.nth(i).input_value() for i in range(5)] == TIEBREAK
+
+    made = create_from_form(
+        host,
+        server,
+        game="forks",
+        name="Browser <Forks> Cup",
+        players=PLAYERS,
+        step_minutes=STEP_MINUTES,
+        fill_game=swap_and_tiebreak,
+    )
+    host_url, links, public_url = made.host_url, made.links, made.public_url
+    match_id, match = made.match_id, made.match
     table = start(match.seed, SEATS, swap=True)
 
     # each opens their page once; from here on only live.js loads them again
