@@ -3,8 +3,10 @@ Chromium driven by Playwright. Screenshots are kept in test-artifacts/."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,3 +164,23 @@ def create_from_form(
     assert match.settings["deadline_hours"] == pytest.approx(step_minutes / 60)
     assert match.settings["close_early"] is True and match.settings["auto_open"] is True
     return CreatedMatch(match_id, host_url, links, public_url, match)
+
+
+# ---- checks and reads every walk-through makes --------------------------------------
+
+
+def no_sideways_scroll(page: Page, what: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert width <= viewport["width"], f"{what} is {width}px wide at {viewport['width']}px"
+
+
+def public_json(server: Server, path: str) -> dict[str, Any]:
+    """A public GET of the API, on a connection of its own: a kept-alive one
+    may be closed by the server (gunicorn's 2 s keep-alive) just as it is
+    reused, which Playwright's request context reports as ECONNRESET (a
+    browser sends the request again)."""
+    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+    return found

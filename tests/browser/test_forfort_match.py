@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from referee.rulesets.forfort.match import resolve
 
-from .conftest import Server, create_from_form
+from .conftest import Server, create_from_form, no_sideways_scroll, public_json
 
 LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
 
@@ -82,26 +81,11 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
         context.close()
 
 
-def no_sideways_scroll(page: Page, what: str) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    viewport = page.viewport_size
-    assert viewport is not None
-    assert width <= viewport["width"], f"{what} is {width}px wide at {viewport['width']}px"
-
-
 def shot(page: Page, folder: Path, name: str) -> None:
     no_sideways_scroll(page, name)
     path = folder / f"forfort-{name}.png"
     path.unlink(missing_ok=True)
     page.screenshot(path=str(path), full_page=True)
-
-
-def public_json(server: Server, path: str) -> dict[str, Any]:
-    """A public GET of the API, on a connection of its own (see the Forks
-    match's test: a kept-alive connection may be closed as it is reused)."""
-    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
-        found: dict[str, Any] = json.loads(answer.read())
-    return found
 
 
 # ---- what each viewer may not see (FO21), from the engine ---------------------------

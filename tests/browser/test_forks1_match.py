@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,7 +48,7 @@ from referee.rulesets.forks.match import (
 )
 from referee.rulesets.forks.orders import DrawOrder
 
-from .conftest import Server, create_from_form
+from .conftest import Server, create_from_form, no_sideways_scroll, public_json
 
 LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
 
@@ -98,13 +97,6 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
 
 def notice(page: Page) -> Locator:
     return page.locator(".notices")
-
-
-def no_sideways_scroll(page: Page, what: str) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    viewport = page.viewport_size
-    assert viewport is not None
-    assert width <= viewport["width"], f"{what} is {width}px wide at {viewport['width']}px"
 
 
 def shot(page: Page, folder: Path, name: str) -> None:
@@ -188,16 +180,6 @@ def forbidden(table: Table) -> dict[str, set[str]]:
         host |= set(table.turn.drawn)
     out["host"] = host - public
     return out
-
-
-def public_json(server: Server, path: str) -> dict[str, Any]:
-    """A public GET of the API, on a connection of its own: a kept-alive one
-    may be closed by the server (gunicorn's 2 s keep-alive) just as it is
-    reused, which Playwright's request context reports as ECONNRESET (a
-    browser sends the request again)."""
-    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
-        found: dict[str, Any] = json.loads(answer.read())
-    return found
 
 
 def assert_nothing_private(page: Page, who: str, cards: set[str], step: int) -> None:

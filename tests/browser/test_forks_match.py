@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from referee.rulesets.forks_2e.cards import card_name
 from referee.rulesets.forks_2e.match import resolve
 
-from .conftest import Server
+from .conftest import Server, no_sideways_scroll
 
 TIMEOUT = 10_000  # ms, for every expect() on a page that changes
 DESKTOP = {"width": 1280, "height": 900}
@@ -53,13 +53,6 @@ def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
 
 def notice(page: Page) -> Locator:
     return page.locator(".notices")
-
-
-def no_sideways_scroll(page: Page, what: str) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    viewport = page.viewport_size
-    assert viewport is not None
-    assert width <= viewport["width"], f"{what} is {width}px wide at {viewport['width']}px"
 
 
 def shot(page: Page, folder: Path, name: str) -> Path:
