@@ -197,6 +197,7 @@ def advance(table: Table) -> None:
                     return
                 table.attack_index += 1
             table.phase = "economy"
+            table.attack_index = 0
             continue
         _open(table, tuple(table.seat_numbers()))
         return

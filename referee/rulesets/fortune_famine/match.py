@@ -8,8 +8,8 @@ and reports every problem together; :func:`play` sets the match up and
 closes each round in order, the first round with a problem stopping it;
 :func:`result_json` is exactly what ``referee resolve --json`` prints,
 :func:`detail_json` the whole state a ruleset adapter makes views from
-(the result, each seat's own copy of its private data, and the table,
-which :func:`table_from_details` reads back).
+(the result, each seat's own copy of its private data, and what
+:func:`.rebuild.table_from_details` needs to make the table again).
 
 Pure: no Flask, SQL or click imports.
 """
@@ -28,7 +28,7 @@ from referee.players import Player, is_int, parse_players, seat_list
 from .cards import Deck, deck_problems, default_deck
 from .flow import begin
 from .orders import close_step
-from .state import LENGTHS, RULERS, Round, Table, new_table, table_from_json
+from .state import LENGTHS, RULERS, Round, Table, new_table
 
 RULESET = "fortune-famine"
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -401,29 +401,24 @@ def own_json(table: Table, seat: int) -> dict[str, Any]:
     return {"stored": table.seats[seat].stored, "thefts": thefts}
 
 
-def detail_json(table: Table, spec: MatchSpec | None = None) -> dict[str, Any]:
-    """The whole state (a ruleset's "detailed result"): the result, plus
-    ``own`` (each seat's private data, kept once per owner: FF21), the deck
-    (public), and ``table``, everything needed to play on
-    (:func:`table_from_details`), the Year decks' order included."""
+def detail_json(table: Table) -> dict[str, Any]:
+    """The whole state (a ruleset's "detailed result"): the result, plus the
+    deck (public from the start), ``own`` (each seat's private data, kept
+    once per owner: FF21), and what :func:`.rebuild.table_from_details` needs
+    besides the result to play on: ``garnets`` and ``years``, the Year decks
+    in order (no viewer sees them before the host's full reveal)."""
     out = result_json(table)
     out.update(
         {
             "ruleset": RULESET,
-            "seat_count": table.count,
             "closed": table.closed,
-            "length": table.length,
             "deck": table.deck.as_json(),
+            "garnets": {str(s): table.garnets[s] for s in table.seat_numbers()},
             "own": {str(s): own_json(table, s) for s in table.seat_numbers()},
-            "table": table.as_json(),
+            "years": {str(y): list(cards) for y, cards in sorted(table.years.items())},
         }
     )
     return out
-
-
-def table_from_details(details: Mapping[str, Any]) -> Table:
-    """The table of a detailed result, to check an order on or list options."""
-    return table_from_json(details["table"])
 
 
 def upcoming(table: Table) -> list[Round]:
@@ -436,4 +431,4 @@ def resolve(doc: object, *, details: bool = False, stored: bool = False) -> dict
     """A match file resolved: its result (``details``: the whole state)."""
     spec = parse_match(doc, stored=stored)
     table = play(spec)
-    return detail_json(table, spec) if details else result_json(table)
+    return detail_json(table) if details else result_json(table)

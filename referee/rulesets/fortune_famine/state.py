@@ -5,8 +5,8 @@ result's record of each season.
 
 A :class:`Table` is mutable: the rules change it in place; copy it first to
 branch (:meth:`Table.copy`). It holds no seed: once the rulers and Year
-decks are drawn (:func:`start`, FF20) nothing else is, so a table made again
-from its JSON (:func:`table_from_json`) plays on exactly as the original.
+decks are drawn (:func:`new_table`, FF20) nothing else is, so a table made
+again from a detailed result (:mod:`.rebuild`) plays on exactly as the original.
 
 Pure: no Flask, SQL or click imports.
 """
@@ -14,13 +14,13 @@ Pure: no Flask, SQL or click imports.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.matchfile import seeded_hash as h
 
-from .cards import Deck, parse_deck, start_farmer
+from .cards import Deck, start_farmer
 
 # ---- FF5, FF15: rulers -------------------------------------------------------------------
 
@@ -93,19 +93,6 @@ class Seat:
     def guard_json(self) -> dict[str, int]:
         return {"grain": self.guard_grain, "silver": self.guard_silver}
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "ruler": self.ruler,
-            "kingdom": list(self.kingdom),
-            "grain": self.grain,
-            "silver": self.silver,
-            "stored": self.stored,
-            "guard": self.guard_json(),
-            "tokens": self.tokens,
-            "traded": self.traded,
-            "blocked": self.blocked,
-        }
-
 
 @dataclass
 class Got:
@@ -157,14 +144,6 @@ class Hire:
         """FF10: taken (a wizard) or claimed (a worker) this season."""
         seat = self.holder(card)
         return seat is not None and self.got[seat].how != "bid"
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "board": list(self.board),
-            "pointer": self.pointer,
-            "got": {str(s): g.as_json() for s, g in sorted(self.got.items())},
-            "passed": list(self.passed),
-        }
 
 
 @dataclass(frozen=True)
@@ -269,25 +248,6 @@ class Table:
         """A deep copy sharing only the deck (frozen)."""
         return copy.deepcopy(self, {id(self.deck): self.deck})
 
-    def as_json(self) -> dict[str, Any]:
-        """The whole table (no seed: nothing after the start is drawn), which
-        :func:`table_from_json` reads back."""
-        return {
-            "deck": self.deck.as_json(),
-            "seats": {str(s): self.seats[s].as_json() for s in self.seat_numbers()},
-            "garnets": {str(s): self.garnets[s] for s in self.seat_numbers()},
-            "length": self.length,
-            "years": {str(y): list(cards) for y, cards in sorted(self.years.items())},
-            "season": self.season,
-            "phase": self.phase,
-            "hire": None if self.hire is None else self.hire.as_json(),
-            "attack_index": self.attack_index,
-            "next": None if self.next is None else self.next.as_json(),
-            "rounds": [r.as_json() for r in self.rounds],
-            "seasons": copy.deepcopy(self.seasons),
-            "defaulted": [{"round": r, "seat": s} for r, s in self.defaulted],
-        }
-
 
 def year_of(season: int, per_year: int) -> int:
     """FF6: season k is in Year ceil(k / S)."""
@@ -345,64 +305,4 @@ def new_table(
         garnets=dict(garnets),
         length=length,
         years=year_decks(seed, deck, seats),
-    )
-
-
-# ---- reading a table back ----------------------------------------------------------------
-
-
-def _seat(raw: Mapping[str, Any]) -> Seat:
-    guard = raw["guard"]
-    return Seat(
-        ruler=str(raw["ruler"]),
-        kingdom=[str(c) for c in raw["kingdom"]],
-        grain=int(raw["grain"]),
-        silver=int(raw["silver"]),
-        stored=int(raw["stored"]),
-        guard_grain=int(guard["grain"]),
-        guard_silver=int(guard["silver"]),
-        tokens=int(raw["tokens"]),
-        traded=bool(raw["traded"]),
-        blocked=None if raw["blocked"] is None else int(raw["blocked"]),
-    )
-
-
-def _hire(raw: Mapping[str, Any] | None) -> Hire | None:
-    if raw is None:
-        return None
-    got = {
-        int(s): Got(str(g["card"]), g["how"], int(g["silver"]), g["discard"])
-        for s, g in raw["got"].items()
-    }
-    return Hire(
-        board=[str(c) for c in raw["board"]],
-        pointer=int(raw["pointer"]),
-        got=got,
-        passed=[int(s) for s in raw["passed"]],
-    )
-
-
-def _round(raw: Mapping[str, Any]) -> Round:
-    return Round(
-        int(raw["round"]), int(raw["season"]), raw["phase"], tuple(int(s) for s in raw["acting"])
-    )
-
-
-def table_from_json(raw: Mapping[str, Any]) -> Table:
-    """A table from :meth:`Table.as_json` (a detailed result's ``table``)."""
-    rounds: Sequence[Mapping[str, Any]] = raw["rounds"]
-    return Table(
-        deck=parse_deck(raw["deck"]),
-        seats={int(s): _seat(v) for s, v in raw["seats"].items()},
-        garnets={int(s): int(g) for s, g in raw["garnets"].items()},
-        length=str(raw["length"]),
-        years={int(y): [str(c) for c in cards] for y, cards in raw["years"].items()},
-        season=int(raw["season"]),
-        phase=raw["phase"],
-        hire=_hire(raw["hire"]),
-        attack_index=int(raw["attack_index"]),
-        next=None if raw["next"] is None else _round(raw["next"]),
-        rounds=[_round(r) for r in rounds],
-        seasons=copy.deepcopy(list(raw["seasons"])),
-        defaulted=[(int(d["round"]), int(d["seat"])) for d in raw["defaulted"]],
     )
