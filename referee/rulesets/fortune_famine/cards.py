@@ -422,7 +422,8 @@ def _types(raw: object, bad: Any) -> tuple[list[CardType], set[str], bool]:
 def _rows(raw: object, known: set[str], refused: set[str], bad: Any) -> list[Row]:
     """FF4: the deck's ``cards`` rows; a row naming a refused type adds no
     problem of its own for it."""
-    if not isinstance(raw, list) or not MIN_ROWS <= len(raw) <= MAX_ROWS:
+    listed = isinstance(raw, list) and MIN_ROWS <= len(raw) <= MAX_ROWS
+    if not listed:
         count = f", not {len(raw)}" if isinstance(raw, list) else f", not {_shown(raw)}"
         bad(
             "deck/bad_cards",
@@ -468,7 +469,7 @@ def _rows(raw: object, known: set[str], refused: set[str], bad: Any) -> list[Row
                 )
         if ok:
             rows.append(Row(type_id, entry["year"], entry["corner"], entry["count"]))
-    if len(rows) == len(raw):
+    if listed and len(rows) == len(raw):
         total = sum(r.count for r in rows)
         if total > MAX_CARDS:
             bad(
