@@ -35,6 +35,7 @@ MIN_SEATS, MAX_SEATS = 2, 6
 REQUIRED = ("ruleset", "players", "seed", "orders")
 OPTIONAL = ("settings", "rulers", "deck", "host_entered", "name", "seed_sha256")
 SETTINGS = ("length",)
+PLAYER_KEYS = ("seat", "name", "garnets")
 DEFAULT_LENGTH = "full"
 # FF19: the levels of the ranking, in turn
 LEVELS = ("stored_grain", "grain", "silver", "workers", "garnets", "seat")
@@ -69,12 +70,30 @@ def _players_give_n(raw: object) -> int | None:
         return None
     seats = []
     for p in raw:
-        if not isinstance(p, Mapping) or sorted(map(str, p)) != ["garnets", "name", "seat"]:
+        if not isinstance(p, Mapping) or sorted(map(str, p)) != sorted(PLAYER_KEYS):
             return None
         seats.append(p["seat"])
     if not all(is_int(s) for s in seats) or sorted(seats) != list(range(1, len(raw) + 1)):
         return None
     return len(raw)
+
+
+def _player_keys(raw: object, bad: Any) -> None:
+    """FORMAT: each player an object of exactly seat, name and garnets (the
+    shared checks report a missing or bad one; this, any other key)."""
+    if not isinstance(raw, list) or not MIN_SEATS <= len(raw) <= MAX_SEATS:
+        return
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping):
+            continue
+        extra = sorted(str(k) for k in p if k not in PLAYER_KEYS)
+        if extra:
+            bad(
+                "match/bad_player",
+                f"players[{i}] has {', '.join(map(repr, extra))}; a player is an object of "
+                "exactly seat, name and garnets",
+                f"players[{i}]",
+            )
 
 
 def _settings(raw: object, bad: Any) -> str:
@@ -221,6 +240,7 @@ def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
             "ruleset",
         )
     players = parse_players(doc.get("players"), bad, MIN_SEATS, MAX_SEATS, stored=stored)
+    _player_keys(doc.get("players"), bad)
     seats = _players_give_n(doc.get("players"))
     seed, seed_problems = check_seed(doc)
     problems += seed_problems
