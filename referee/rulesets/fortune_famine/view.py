@@ -93,9 +93,10 @@ def result_for(
         return out
     own = details["own"][str(viewer)]
     out["seats"][str(viewer)]["stored"] = own["stored"]
+    records = {record["season"]: record for record in out["seasons"]}
     for theft in own["thefts"]:
-        use = out["seasons"][theft["season"] - 1]["attacks"][theft["attack"]]["evrathor"]
-        use[theft["use"]]["taken"] = copy.deepcopy(theft["taken"])
+        uses = records[theft["season"]]["attacks"][theft["attack"]]["evrathor"]
+        uses[theft["use"]]["taken"] = copy.deepcopy(theft["taken"])
     return out
 
 
