@@ -22,7 +22,9 @@ SHIPPED = {
 }
 # what may name a format or the API: its copy's path (or <game>'s, for every game)
 NAMED = re.compile(r"(?P<before>[\w./<>-]*)\b(?:FORMAT|API)\.md")
-ALLOWED_BEFORE = re.compile(r"(?:docs/)?contracts/(?:rocky-river|forks-2e|forks|forfort|fortune-famine|<game>)/$")
+ALLOWED_BEFORE = re.compile(
+    r"(?:docs/)?contracts/(?:rocky-river|forks-2e|forks|forfort|fortune-famine|<game>)/$"
+)
 SKIPPED_PARTS = {".git", ".venv", "node_modules", "contracts", "golden", "__pycache__"}
 SEARCHED_SUFFIXES = {".py", ".md", ".json", ".html", ".js", ".toml", ".sh", ".txt"}
 
