@@ -422,16 +422,20 @@ def _types(raw: object, bad: Any) -> tuple[list[CardType], set[str], bool]:
 def _rows(raw: object, known: set[str], refused: set[str], bad: Any) -> list[Row]:
     """FF4: the deck's ``cards`` rows; a row naming a refused type adds no
     problem of its own for it."""
-    listed = isinstance(raw, list) and MIN_ROWS <= len(raw) <= MAX_ROWS
-    if not listed:
-        count = f", not {len(raw)}" if isinstance(raw, list) else f", not {_shown(raw)}"
+    if not isinstance(raw, list):
         bad(
             "deck/bad_cards",
-            f"deck: 'cards' must be a list of {MIN_ROWS} to {MAX_ROWS} rows{count}",
+            f"deck: 'cards' must be a list of {MIN_ROWS} to {MAX_ROWS} rows, not {_shown(raw)}",
             "deck.cards",
         )
-        if not isinstance(raw, list):
-            return []
+        return []
+    listed = MIN_ROWS <= len(raw) <= MAX_ROWS
+    if not listed:
+        bad(
+            "deck/bad_cards",
+            f"deck: 'cards' must be a list of {MIN_ROWS} to {MAX_ROWS} rows, not {len(raw)}",
+            "deck.cards",
+        )
     rows: list[Row] = []
     for i, entry in enumerate(raw):
         where = f"deck.cards[{i}]"
