@@ -257,9 +257,13 @@ def _hire_card(table: Table, seat: int, action: str, raw: object) -> str:
     if hire.taken(card):
         refuse("hire/already_taken", f"{card} has been taken or claimed this season", "card")
     if action == "take" and not ctype.wizard:
-        refuse("hire/not_a_wizard", f"{card} is a worker: bid on it (only wizards are taken)")
+        refuse(
+            "hire/not_a_wizard", f"{card} is a worker: bid on it (only wizards are taken)", "card"
+        )
     if action in ("bid", "claim") and ctype.wizard:
-        refuse("hire/not_a_worker", f"{card} is a wizard: take it (wizards are never bid on)")
+        refuse(
+            "hire/not_a_worker", f"{card} is a wizard: take it (wizards are never bid on)", "card"
+        )
     return card
 
 
@@ -286,7 +290,11 @@ def _discard(table: Table, seat: int, card: str, raw: object) -> str | None:
     if discard is None:
         refuse("hire/unknown_card", f"discard: {_shown(raw)} is no card of this match", "discard")
     if discard == card:
-        refuse("hire/discard_new_card", f"{card} is the card being hired: it cannot be discarded")
+        refuse(
+            "hire/discard_new_card",
+            f"{card} is the card being hired: it cannot be discarded",
+            "discard",
+        )
     if discard not in kingdom:
         refuse(
             "hire/discard_not_in_kingdom",
@@ -325,7 +333,9 @@ def hire_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str, A
     check_keys(order, "hire")
     action = order.get("action")
     if action is None:
-        refuse("order/missing_key", "a hire order needs 'action' (bid, take, claim or pass)")
+        refuse(
+            "order/missing_key", "a hire order needs 'action' (bid, take, claim or pass)", "action"
+        )
     if not isinstance(action, str) or action not in ACTIONS:
         refuse(
             "hire/bad_action",
@@ -357,7 +367,11 @@ def hire_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str, A
     if action == "bid":
         silver = order["silver"]
         if not is_int(silver):
-            refuse("order/bad_value", f"a bid's silver is a whole number, not {_shown(silver)}")
+            refuse(
+                "order/bad_value",
+                f"a bid's silver is a whole number, not {_shown(silver)}",
+                "silver",
+            )
         low = lowest_bid(table, card)
         if silver < low:
             standing = "" if low == 1 else f" (the standing bid is {low - 1})"
@@ -412,8 +426,11 @@ def pickpocket(table: Table, seat: int, raw: object) -> dict[str, Any]:
             f"'pickpocket' is a list of at most 2 opponents' seats, not {_shown(raw)}",
             "pickpocket",
         )
-    if len(set(raw)) != len(raw):
-        refuse("attack/repeated_target", f"the Pickpocket names seat {raw[0]} twice", "pickpocket")
+    twice = [t for i, t in enumerate(raw) if t in raw[:i]]
+    if twice:
+        refuse(
+            "attack/repeated_target", f"the Pickpocket names seat {twice[0]} twice", "pickpocket"
+        )
     for target in raw:
         if _opponent(table, seat, target) is None:
             refuse("attack/bad_target", f"seat {target} is not an opponent", "pickpocket")
@@ -439,7 +456,9 @@ def _evrathor_use(
         refuse("order/bad_value", f'{where} must be {{"card": ID, "from": {{...}}}}', where)
     card = table.deck.read(raw["card"], table.count)
     if card is None:
-        refuse("attack/unknown_card", f"{where}: {_shown(raw['card'])} is no card of this match")
+        refuse(
+            "attack/unknown_card", f"{where}: {_shown(raw['card'])} is no card of this match", where
+        )
     ctype = table.deck.type_of(card)
     if card not in held or ctype.kind != "evrathor":
         refuse("attack/no_evrathor", f"{where}: seat {seat} holds no Evrathor {card}", where)
@@ -527,7 +546,11 @@ def attack_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str,
     raw_uses = order.get("evrathor")
     if raw_uses is not None:
         if not isinstance(raw_uses, list):
-            refuse("order/bad_value", f"'evrathor' is a list of uses, not {_shown(raw_uses)}")
+            refuse(
+                "order/bad_value",
+                f"'evrathor' is a list of uses, not {_shown(raw_uses)}",
+                "evrathor",
+            )
         held = list(table.seats[seat].kingdom)
         done: list[str] = []
         for i, use in enumerate(raw_uses):
@@ -590,18 +613,28 @@ def _chysarions(table: Table, seat: int, raw: object) -> list[str]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        refuse("order/bad_value", f"'chysarion' is a list of card ids, not {_shown(raw)}")
+        refuse(
+            "order/bad_value", f"'chysarion' is a list of card ids, not {_shown(raw)}", "chysarion"
+        )
     held = list(table.seats[seat].kingdom)
     used: list[str] = []
     for item in raw:
         card = table.deck.read(item, table.count)
         if card is None:
-            refuse("chysarion/unknown_card", f"chysarion: {_shown(item)} is no card of this match")
+            refuse(
+                "chysarion/unknown_card",
+                f"chysarion: {_shown(item)} is no card of this match",
+                "chysarion",
+            )
         ctype = table.deck.type_of(card)
         if card not in held or ctype.kind != "chysarion":
-            refuse("chysarion/not_held", f"chysarion: seat {seat} holds no Chysarion {card}")
+            refuse(
+                "chysarion/not_held",
+                f"chysarion: seat {seat} holds no Chysarion {card}",
+                "chysarion",
+            )
         if card in used:
-            refuse("chysarion/repeated", f"chysarion: {card} is listed twice")
+            refuse("chysarion/repeated", f"chysarion: {card} is listed twice", "chysarion")
         used.append(card)
         amount = ctype.amount
         _gain_all(
@@ -621,7 +654,11 @@ def economy_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str
     order; the result's economy entry for the seat."""
     check_keys(order, "economy")
     if order.get("decision") is None:
-        refuse("order/missing_key", "an economy order needs 'decision' (grain, silver or store)")
+        refuse(
+            "order/missing_key",
+            "an economy order needs 'decision' (grain, silver or store)",
+            "decision",
+        )
     s = table.seats[seat]
     deck = table.deck
     trade = read_trade(table, seat, order.get("trade"), economy=True)
@@ -665,12 +702,18 @@ def economy_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str
     if decision == "store":
         n = order.get("store")
         if not (is_int(n) and n >= 1):
-            refuse("store/bad", f"'store' is the grain to store, 1 or more, not {_shown(n)}")
+            refuse(
+                "store/bad", f"'store' is the grain to store, 1 or more, not {_shown(n)}", "store"
+            )
         if s.silver < 1:
-            refuse("store/not_enough_silver", f"seat {seat} has no silver to pay for storing")
+            refuse(
+                "store/not_enough_silver", f"seat {seat} has no silver to pay for storing", "store"
+            )
         if n > s.grain:
             refuse(
-                "store/not_enough_grain", f"seat {seat} cannot store {n} grain: it holds {s.grain}"
+                "store/not_enough_grain",
+                f"seat {seat} cannot store {n} grain: it holds {s.grain}",
+                "store",
             )
         s.spend("silver", 1)
         s.spend("grain", n)
@@ -678,7 +721,11 @@ def economy_order(table: Table, seat: int, order: Mapping[str, Any]) -> dict[str
         stored = n
     else:
         if order.get("store") is not None:
-            refuse("order/extra_key", f"'store' goes only with the decision store, not {decision}")
+            refuse(
+                "order/extra_key",
+                f"'store' goes only with the decision store, not {decision}",
+                "store",
+            )
         s.gain("grain" if decision == "grain" else "silver", 1)
     guard = set_guard(table, seat, order.get("guard"))
     return {

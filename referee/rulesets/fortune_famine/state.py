@@ -245,8 +245,13 @@ class Table:
         return self.holds_kind(seat, "trader") and not self.seats[seat].traded
 
     def copy(self) -> Table:
-        """A deep copy sharing only the deck (frozen)."""
-        return copy.deepcopy(self, {id(self.deck): self.deck})
+        """A deep copy sharing what never changes: the deck (frozen), the Year
+        decks (only read), the closed rounds (frozen) and the records of the
+        seasons before this one (only the current season's record grows)."""
+        memo: dict[int, Any] = {id(self.deck): self.deck, id(self.years): self.years}
+        for done in (*self.rounds, *self.seasons[:-1]):
+            memo[id(done)] = done
+        return copy.deepcopy(self, memo)
 
 
 def year_of(season: int, per_year: int) -> int:
