@@ -38,6 +38,8 @@ def test_default_deck() -> None:
     assert deck.read(" Common-Farmer.3 ", 2) == "common-farmer.3"
     assert deck.read("START-FARMER.2", 2) == "start-farmer.2"
     assert deck.read("start-farmer.3", 2) is None  # no seat 3
+    assert deck.read(" " * 100 + "seer.1\t", 2) == "seer.1"
+    assert deck.read("start-farmer.01", 2) is None and deck.read("seer.1" * 20, 2) is None
     assert deck.read("common-farmer.11", 2) is None and deck.read(7, 2) is None
     assert deck.type_of("start-farmer.1").id == "common-farmer"
     for seats in range(2, 7):

@@ -201,12 +201,16 @@ class Deck:
         """FF3: the lowercase id a card value names (any case, surrounding
         spaces ignored) when it is a card of this match (a deck card, or a
         starting farmer of seats 1..``seats``); None for anything else."""
-        if not isinstance(raw, str) or len(raw) > MAX_READ:
+        if not isinstance(raw, str):
             return None
-        card = raw.strip().lower()
+        card = raw.strip()
+        if len(card) > MAX_READ:
+            return None
+        card = card.lower()
         if card in self._cards:
             return card
-        if card in {start_farmer(s) for s in range(1, seats + 1)}:
+        prefix, _, number = card.partition(".")
+        if prefix == START and number in {str(s) for s in range(1, seats + 1)}:
             return card
         return None
 

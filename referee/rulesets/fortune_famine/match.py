@@ -96,7 +96,7 @@ def _player_keys(raw: object, bad: Any) -> None:
             )
 
 
-def _settings(raw: object, bad: Any) -> str:
+def check_settings(raw: object, bad: Any) -> str:
     """FORMAT: ``settings`` is optional, each key optional: ``length`` full
     (the default) or short; no other key; ``"length": null`` is a bad choice."""
     if raw is None:
@@ -122,45 +122,52 @@ def _settings(raw: object, bad: Any) -> str:
     return length
 
 
-def _rulers(raw: object, seats: int | None, bad: Any) -> dict[int, str] | None:
-    """FF5: ``rulers`` absent or null (dealt by the seed), or every seat a
-    different ruler id, written exactly."""
+def rulers_problems(raw: object, seats: int | None) -> tuple[dict[int, str] | None, list[Problem]]:
+    """FF5: ``rulers`` absent or null (None: dealt by the seed), or every seat
+    a different ruler id, written exactly; and its problems (``rulers/...``).
+    Which seats it must name is checked when ``seats`` is known."""
     if raw is None:
-        return None
+        return None, []
     if not isinstance(raw, Mapping):
-        bad("rulers/bad", "'rulers' must be an object giving each seat a ruler id", "rulers")
-        return None
-    out: dict[int, str] = {}
-    ok = True
+        return None, [
+            Problem(
+                "rulers/bad", "'rulers' must be an object giving each seat a ruler id", "rulers"
+            )
+        ]
+    problems: list[Problem] = []
     if seats is not None and sorted(map(str, raw)) != sorted(str(s) for s in range(1, seats + 1)):
-        bad(
-            "rulers/bad",
-            f"'rulers' must give exactly the seats {seat_list(seats)} a ruler each, "
-            f"not {', '.join(map(str, raw)) or 'none'}",
-            "rulers",
+        problems.append(
+            Problem(
+                "rulers/bad",
+                f"'rulers' must give exactly the seats {seat_list(seats)} a ruler each, "
+                f"not {', '.join(map(str, raw)) or 'none'}",
+                "rulers",
+            )
         )
-        ok = False
+    out: dict[int, str] = {}
     seen: dict[str, str] = {}
     for key, ruler in raw.items():
         if not isinstance(ruler, str) or ruler not in RULERS:
-            bad(
-                "rulers/unknown",
-                f"rulers: seat {key}'s {ruler!r} is no ruler id ({', '.join(RULERS)})",
-                "rulers",
+            problems.append(
+                Problem(
+                    "rulers/unknown",
+                    f"rulers: seat {key}'s {ruler!r} is no ruler id ({', '.join(RULERS)})",
+                    "rulers",
+                )
             )
-            ok = False
             continue
         if ruler in seen:
-            bad(
-                "rulers/repeated",
-                f"rulers: seats {seen[ruler]} and {key} both have {ruler}",
-                "rulers",
+            problems.append(
+                Problem(
+                    "rulers/repeated",
+                    f"rulers: seats {seen[ruler]} and {key} both have {ruler}",
+                    "rulers",
+                )
             )
-            ok = False
         seen[ruler] = str(key)
         if str(key).isdigit():
             out[int(key)] = ruler
-    return out if ok else None
+    return (None if problems else out), problems
 
 
 def _orders(raw: object, seats: int | None, bad: Any) -> tuple[object, ...]:
@@ -244,8 +251,9 @@ def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
     seats = _players_give_n(doc.get("players"))
     seed, seed_problems = check_seed(doc)
     problems += seed_problems
-    length = _settings(doc.get("settings"), bad)
-    rulers = _rulers(doc.get("rulers"), seats, bad)
+    length = check_settings(doc.get("settings"), bad)
+    rulers, ruler_problems = rulers_problems(doc.get("rulers"), seats)
+    problems += ruler_problems
     deck: Deck | None = default_deck()
     if doc.get("deck") is not None:
         deck, found = deck_problems(doc["deck"], seats)
