@@ -67,7 +67,7 @@ def _theft_table() -> Table:
     return t
 
 
-def _after_theft() -> dict[str, Any]:
+def after_theft() -> dict[str, Any]:
     order = {"evrathor": [{"card": "evrathor-stored-2.1", "from": {"2": 1, "3": 1}}]}
     table = close_step(_theft_table(), {1: order})
     return detail_json(table)
@@ -79,7 +79,7 @@ def _use(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_storage_theft_is_seen_in_full_by_the_attacker_and_the_host_only() -> None:
-    details = _after_theft()
+    details = after_theft()
     assert _use(details) == {
         "card": "evrathor-stored-2.1",
         "from": {"2": 1, "3": 1},
@@ -111,7 +111,7 @@ def test_grain_and_silver_thefts_keep_taken_for_everyone() -> None:
 
 
 def test_a_seats_view_holds_only_its_own_stored_total() -> None:
-    details = _after_theft()
+    details = after_theft()
     stored = {s: v["stored"] for s, v in details["seats"].items()}
     assert stored == {"1": 2, "2": 3, "3": 0, "4": 7}
     for seat in (1, 2, 3, 4):
@@ -175,7 +175,7 @@ def test_the_full_reveal_shows_the_year_decks() -> None:
 
 
 def test_each_private_datum_is_kept_once_under_its_owner() -> None:
-    details = _after_theft()
+    details = after_theft()
     assert details["own"] == {
         "1": {
             "stored": 2,
