@@ -194,6 +194,7 @@ REFUSED: list[tuple[str, object, str]] = [
     ("a payment below 0", _type("common-farmer", payment={"silver": -1}), "deck/bad_number"),
     ("a payment as text", _type("common-farmer", payment={"silver": "1"}), "deck/bad_number"),
     ("a reward of 10", _type("steward", reward={"stored": 10}), "deck/bad_number"),
+    ("a reward below 0", _type("steward", reward={"grain": -1}), "deck/bad_number"),
     ("a Chysarion of 0", _type("chysarion-grain-3", amount=0), "deck/bad_number"),
     ("a Chysarion of 10", _type("chysarion-grain-3", amount=10), "deck/bad_number"),
     ("a must split of 1", _type("evrathor-silver-2", amount=1), "deck/bad_number"),
@@ -295,3 +296,16 @@ def test_a_year_size_problem_says_how_many() -> None:
 def test_types_not_a_list() -> None:
     _, problems = deck_problems(_deck(types={}), SEATS)
     assert {p.code for p in problems} == {"deck/bad_types", "deck/unknown_type"}
+
+
+def test_one_type_and_one_row_before_the_year_sizes() -> None:
+    """The lower limits: 1 type, 1 row (the Year sizes, checked with a player
+    count, are what such a deck then fails)."""
+    farmer = next(t for t in DEFAULT["types"] if t["id"] == "common-farmer")
+    raw = {
+        "types": [farmer],
+        "cards": [{"type": "common-farmer", "year": 1, "corner": 2, "count": 1}],
+    }
+    assert deck_problems(raw, None)[1] == []
+    assert [p.code for p in deck_problems(raw, 2)[1]] == ["deck/year_size"] * 3
+    assert "deck/bad_types" in [p.code for p in deck_problems({**raw, "types": []}, None)[1]]
