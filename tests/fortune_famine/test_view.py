@@ -16,7 +16,9 @@ import pytest
 
 from referee.rulesets.fortune_famine.cards import default_deck, parse_deck
 from referee.rulesets.fortune_famine.match import detail_json, parse_match, play, resolve, start
-from referee.rulesets.fortune_famine.orders import close_step
+from referee.rulesets.fortune_famine.options import options
+from referee.rulesets.fortune_famine.orders import check_order, close_step
+from referee.rulesets.fortune_famine.rebuild import table_from_details
 from referee.rulesets.fortune_famine.state import ARUP, BESELLA, COTARR, DIVINA, Table
 from referee.rulesets.fortune_famine.view import RESULT_KEYS, result_for, view
 
@@ -201,3 +203,19 @@ def test_options_only_for_the_acting_seats() -> None:
     assert view(details, 3)["options"]["phase"] == "hire"
     for viewer in ("public", "host", 1, 2, 4):
         assert "options" not in view(details, viewer)  # type: ignore[arg-type]
+
+
+def test_orders_are_checked_the_same_on_the_table_of_the_hosts_view() -> None:
+    """No order check reads private data (FF7, FF21), so the table made from
+    the host's view checks every order as the full state does."""
+    doc = _load("02-four-players-full")
+    for table in _states(doc)[1:-1]:
+        details = detail_json(table)
+        mine = table_from_details(result_for(details, "host"))
+        assert table.next is not None
+        for seat in table.next.acting:
+            assert options(mine, seat) == options(table, seat)
+    entry = doc["orders"][54]  # round 55: seat 3's Pickpocket
+    table = _states({**doc, "orders": doc["orders"][:54]})[-1]
+    mine = table_from_details(result_for(detail_json(table), "host"))
+    assert check_order(mine, 3, entry["3"]) == check_order(table, 3, entry["3"])

@@ -11,6 +11,11 @@ two keys no viewer is shown: ``years`` (the Year decks, needed only to start
 a later season) and ``garnets`` (FF19). Stored totals come from the host's
 record; no check and no option reads them (storage is secret, FF14).
 
+So a viewer's ``result`` (which has the deck, but neither ``years`` nor
+``garnets``) makes a table too, good for checking orders and listing
+options but not for playing on to a later season or the ranking: an order
+the host enters can be checked in full from the host's own view.
+
 Pure: no Flask, SQL or click imports.
 """
 
@@ -98,9 +103,9 @@ def table_from_details(details: Mapping[str, Any]) -> Table:
     table = Table(
         deck=deck,
         seats=seats,
-        garnets={int(s): int(g) for s, g in details["garnets"].items()},
+        garnets={s: int(details.get("garnets", {}).get(str(s), 0)) for s in seats},
         length=length,
-        years={int(y): [str(c) for c in cards] for y, cards in details["years"].items()},
+        years={int(y): [str(c) for c in cards] for y, cards in details.get("years", {}).items()},
         season=season,
         phase=None if nxt is None else nxt["phase"],
         next=None if nxt is None else _round(nxt),
