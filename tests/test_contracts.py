@@ -18,10 +18,13 @@ SHIPPED = {
     "forks-2e": ("FORMAT.md", "RULES.md"),
     "forks": ("FORMAT.md", "RULES.md"),
     "forfort": ("FORMAT.md", "RULES.md"),
+    "fortune-famine": ("FORMAT.md", "RULES.md"),
 }
 # what may name a format or the API: its copy's path (or <game>'s, for every game)
 NAMED = re.compile(r"(?P<before>[\w./<>-]*)\b(?:FORMAT|API)\.md")
-ALLOWED_BEFORE = re.compile(r"(?:docs/)?contracts/(?:rocky-river|forks-2e|forks|forfort|<game>)/$")
+ALLOWED_BEFORE = re.compile(
+    r"(?:docs/)?contracts/(?:rocky-river|forks-2e|forks|forfort|fortune-famine|<game>)/$"
+)
 SKIPPED_PARTS = {".git", ".venv", "node_modules", "contracts", "golden", "__pycache__"}
 SEARCHED_SUFFIXES = {".py", ".md", ".json", ".html", ".js", ".toml", ".sh", ".txt"}
 
