@@ -71,7 +71,7 @@ from .state import Table
 
 # Wall time (seconds) one whole audit may take: the replay of the match,
 # every seat's solve and the engine's check of its answer; read at each call.
-# A 6-seat audit takes a few hundredths of a second (docs/audits.md).
+# A 6-seat full match is audited in about a tenth of a second or less.
 AUDIT_BUDGET_SECONDS = 5.0
 WORKERS = 1
 
