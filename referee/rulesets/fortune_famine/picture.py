@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
@@ -556,6 +557,17 @@ def history(view: Mapping[str, Any]) -> dict[int, list[Point]]:
 # ---- drawing helpers -------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, width: float, size: float, sep: str) -> tuple[str, ...]:
+    return tuple(shared.wrap(text, width, size, sep=sep))
+
+
+def wrap(text: str, width: float, size: float, *, sep: str = " ", bold: bool = False) -> list[str]:
+    """``text`` broken into lines of at most ``width`` pixels (the shared
+    helper's, kept: legends are the same in every picture)."""
+    return list(_wrapped(text, width / 1.1 if bold else width, size, sep))
+
+
 def _t(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
     """One text element (``text`` escaped here); ink unless ``extra`` says."""
     fill = "" if " fill=" in extra else f' fill="{INK}"'
@@ -588,9 +600,11 @@ def _head(seat: int, names: Mapping[int, str], room: float, size: float = 14) ->
 
 
 def _shield(x: float, y: float) -> str:
-    """The Storage Shield: a small shield outline (y its top, x its left)."""
-    path = f"M{x:.1f},{y:.1f} h14 v7 q0,7 -7,10 q-7,-3 -7,-10 z"  # 14 wide, 17 high
-    return f'<path d="{path}" fill="{WHITE}" stroke="{INK}" stroke-width="1.5"/>'
+    """The Storage Shield: a small shield outline, 14 wide and 17 high (x, y its
+    top left)."""
+    points = f"{x:.1f},{y:.1f} {x + 14:.1f},{y:.1f} {x + 14:.1f},{y + 8:.1f} "
+    points += f"{x + 7:.1f},{y + 17:.1f} {x:.1f},{y + 8:.1f}"
+    return f'<polygon points="{points}" fill="{WHITE}" stroke="{INK}" stroke-width="1.5"/>'
 
 
 def _open(width: int, height: int, label: str, css: str, data: str = "") -> list[str]:
@@ -601,7 +615,7 @@ def _title_block(view: Mapping[str, Any], heading: str, width: int) -> tuple[lis
     """The title (the match's name) and a wrapped subtitle; where the content
     starts and the title as drawn."""
     title = shared.fit(view.get("name") or "Fortune & Famine match", width - 2 * GAP, 18, bold=True)
-    subtitle = shared.wrap(heading, width - 2 * GAP, 13)
+    subtitle = wrap(heading, width - 2 * GAP, 13)
     parts = [_t(GAP, 28, title, 18, ' font-weight="bold" class="title"')]
     for i, line in enumerate(subtitle):
         parts.append(_t(GAP, 50 + 17 * i, line, 13, f' fill="{MUTED}" class="subtitle"'))
@@ -609,7 +623,7 @@ def _title_block(view: Mapping[str, Any], heading: str, width: int) -> tuple[lis
 
 
 def _legend(text: str, y: float, width: int) -> tuple[list[str], float]:
-    lines = shared.wrap(text, width - 2 * GAP, SMALL)
+    lines = wrap(text, width - 2 * GAP, SMALL)
     parts = [
         _t(GAP, y + LINE * i, line, SMALL, f' fill="{MUTED}" class="legend"')
         for i, line in enumerate(lines)
@@ -697,10 +711,10 @@ def _roles(result: Mapping[str, Any], seat: int, count: int) -> tuple[str, str]:
         level = LEVEL_WORDS.get(str(result.get("token_decided_by")), "")
         ec = _map(result.get("elimination_candidate"))
         if _int(result.get("token_of_life")) == seat:
-            second = "Token of Life" + (f", decided by {level}" if level else "")
+            second = "Token of Life" + (f" (by {level})" if level else "")
         elif _int(ec.get("seat")) == seat:
             level = LEVEL_WORDS.get(str(ec.get("decided_by")), "")
-            second = "Elimination Candidate" + (f", decided by {level}" if level else "")
+            second = "Elimination Candidate" + (f" (by {level})" if level else "")
         return first, second
     records = [r for r in _list(result.get("seasons")) if isinstance(r, Mapping)]
     roles = []
@@ -758,8 +772,10 @@ def _kingdom_panel(
     out.append(_t(px + 28, py + 44, shared.fit(ruler_line, PANEL_W - 38, 12), 12, ' class="ruler"'))
     first, second = _roles(result, seat, len(seats_of(result)))
     if first:
+        first = shared.fit(first, PANEL_W - 38, 12, bold=True)
         out.append(_t(px + 28, py + 62, first, 12, ' font-weight="bold" class="status"'))
     if second:
+        second = shared.fit(second, PANEL_W - 38, 12, bold=True)
         out.append(_t(px + 28, py + 78, second, 12, ' font-weight="bold" class="role"'))
     # the resources: grain and silver on the board (guard included), stored grain
     y = py + 88
@@ -931,7 +947,7 @@ def _famine_lines(record: Mapping[str, Any], card: str, width: float) -> list[st
             parts.append(
                 f"seat {seat} " + ("blocked it" if seat in blocked else f"\u2212{_int(lost)}")
             )
-        return shared.wrap("Grain lost: " + ", ".join(parts), width, SMALL, sep=", ")
+        return wrap("Grain lost: " + ", ".join(parts), width, SMALL, sep=", ")
     return []
 
 
@@ -1054,12 +1070,12 @@ def draw_board(view: Mapping[str, Any], columns: int) -> str | None:
         + (f", round leader seat {leader}" if leader is not None else "")
         + (": the hire is open" if hire_open else ": the hire is over")
     )
-    for line in shared.wrap(about, width - 2 * GAP, 13):
+    for line in wrap(about, width - 2 * GAP, 13, bold=True):
         out_body.append(_t(GAP, y + 12, line, 13, ' font-weight="bold" class="season"'))
         y += 18
     burned = record.get("burned")
     if isinstance(burned, str):
-        burned_text = f"Burned (face down): {card_name(types, burned)} ({burned})"
+        burned_text = f"Burned (face down): {burned}, {card_name(types, burned)}"
         out_body.append(
             _t(GAP, y + 12, shared.fit(burned_text, width - 2 * GAP, 12), 12, ' class="burned"')
         )
@@ -1087,13 +1103,13 @@ def draw_board(view: Mapping[str, Any], columns: int) -> str | None:
         parts = [f'<g class="seat-status" data-seat="{seat}">']
         parts.append(_rect(GAP, y + 4, 6, 14, strong, extra=' rx="1"'))
         if width > NARROW:
-            lines = shared.wrap(status, width - 2 * GAP - 214, 12)
+            lines = wrap(status, width - 2 * GAP - 214, 12)
             parts.append(_t(GAP + 12, y + 16, who, 12, ' font-weight="bold" class="player"'))
             for j, line in enumerate(lines):
                 parts.append(_t(GAP + 214, y + 16 + 16 * j, line, 12, ' class="hire-status"'))
             y += 16 * len(lines) + 4
         else:
-            lines = shared.wrap(status, width - 2 * GAP - 12, 12)
+            lines = wrap(status, width - 2 * GAP - 12, 12)
             parts.append(_t(GAP + 12, y + 16, who, 12, ' font-weight="bold" class="player"'))
             for j, line in enumerate(lines):
                 parts.append(_t(GAP + 12, y + 32 + 16 * j, line, 12, ' class="hire-status"'))
@@ -1106,7 +1122,7 @@ def draw_board(view: Mapping[str, Any], columns: int) -> str | None:
         else (f"Now: {acting_text(phase, acting)}." if phase else "")
     )
     if now:
-        for line in shared.wrap(now, width - 2 * GAP, 13):
+        for line in wrap(now, width - 2 * GAP, 13, bold=True):
             out_body.append(_t(GAP, y + 18, line, 13, ' font-weight="bold" class="now"'))
             y += 18
     legend, end = _legend(BOARD_LEGEND, y + 22, width)
