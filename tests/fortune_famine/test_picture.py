@@ -639,6 +639,25 @@ def test_each_season_adds_up_to_the_tables_totals(seats: int, length: str) -> No
         previous = table
 
 
+def test_the_biggest_pictures_make_a_png_at_full_size() -> None:
+    """Six seats, every picture: the shared code makes its PNG without scaling
+    it down, and a column picture on a 375 px phone keeps its text at 11 px."""
+    from referee.web.pictures import png_scale, svg_to_png
+
+    doc, table = next(s for s in random_states(6, "full", "picture-png") if s[1].closed >= 40)
+    v = service_view(doc, detail_json(table), "public")
+    for name, fn in PICTURES.items():
+        svg = fn(v)
+        root = check_svg(svg)
+        assert svg is not None and png_scale(svg) == 1.0, name
+        png = svg_to_png(svg)
+        assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == int(
+            root.get("width", "0")
+        )
+        if name.endswith("-column"):
+            assert 375 / int(root.get("width", "0")) * pic.SMALL > 10.9
+
+
 def test_no_picture_without_what_it_needs() -> None:
     for fn in PICTURES.values():
         assert fn({}) is None
@@ -779,6 +798,10 @@ def test_a_view_with_odd_values_still_gives_a_picture() -> None:
     record["famines"].append({"card": "<z>", "loss": {"1": "many", "x": 2}, "blocked": "no"})
     record["hire_turns"].append({"seat": "2", "action": "bid", "card": 9, "silver": "x"})
     record["hire_turns"].append("not a turn")
+    record["hire_turns"].append(
+        {"seat": 4, "action": "bid", "card": "<w>" + "w" * 500, "silver": 2}
+    )
+    result["seats"]["4"]["kingdom"].append("v" * 500)
     result["seasons"][0]["economy"] = {"1": {"paid": "x", "decision": "store", "store": "y"}}
     result["seasons"].insert(1, "not a season")
     result["next_round"] = {"round": "x", "phase": "dance", "acting": "all"}
@@ -788,6 +811,7 @@ def test_a_view_with_odd_values_still_gives_a_picture() -> None:
         svg = fn(odd)
         check_svg(svg, overlap=False)
         assert svg is not None and "<x>" not in svg and "<y>" not in svg and "<z>" not in svg, name
+        assert "<w>" not in svg and "w" * 100 not in svg and "v" * 100 not in svg
     assert "&lt;y&gt;" in (pic.kingdoms_svg(odd) or "")
     assert "and 4 more cards" in (pic.kingdoms_svg(odd) or "")
 

@@ -564,8 +564,10 @@ def _wrapped(text: str, width: float, size: float, sep: str) -> tuple[str, ...]:
 
 def wrap(text: str, width: float, size: float, *, sep: str = " ", bold: bool = False) -> list[str]:
     """``text`` broken into lines of at most ``width`` pixels (the shared
-    helper's, kept: legends are the same in every picture)."""
-    return list(_wrapped(text, width / 1.1 if bold else width, size, sep))
+    helper's, kept: legends are the same in every picture); a word longer
+    than a line is cut to it."""
+    lines = _wrapped(text, width / 1.1 if bold else width, size, sep)
+    return [shared.fit(line, width, size, bold=bold) for line in lines]
 
 
 def _t(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
@@ -1237,7 +1239,7 @@ def _chart(
         f'<line x1="{x0:.1f}" y1="{y1:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{INK}"/>'
         f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x0:.1f}" y2="{y1:.1f}" stroke="{INK}"/>'
     )
-    every = 1 if (x1 - x0) / total >= 16 else 2
+    every = max(1, math.ceil(18 * total / (x1 - x0)))  # labels 18 px apart at least
     for season in range(0, total + 1, every):
         out.append(_mid(sx(season), y1 + 14, str(season), SMALL, f' fill="{MUTED}"'))
     # the series
