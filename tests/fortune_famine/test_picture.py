@@ -312,6 +312,28 @@ def check_kingdoms(svg: str | None, v: Mapping[str, Any]) -> ET.Element:
             assert any("acts now" in w for w in status) is acting
             leads = result["seasons"][-1]["leader"] == int(key)
             assert any("round leader" in w for w in status) is leads
+            # what it gets in this season's hire
+            record = result["seasons"][-1]
+            hire_line = one(p, "hire")
+            if record["hired"] is None:
+                hire = hire_from_turns(record, len(seats))
+                got = hire.got.get(int(key))
+                if got is not None and got.how == "bid":
+                    assert hire_line == f"Hire: bid {got.silver} silver on {got.card}"
+                elif got is not None:
+                    done = {"take": "took", "claim": "claimed"}[got.how]
+                    assert hire_line == f"Hire: {done} {got.card}"
+                else:
+                    assert hire_line == (
+                        "Hire: passed" if int(key) in hire.passed else "Hire: free (no card yet)"
+                    )
+            else:
+                won = record["hired"][key]
+                if won is None:
+                    assert hire_line == "Hire: no card this season"
+                else:
+                    assert won["card"] in hire_line
+                    assert (f"for {won['silver']} silver" in hire_line) is (won["how"] == "bid")
     return root
 
 

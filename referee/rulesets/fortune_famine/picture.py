@@ -12,7 +12,8 @@ seat is the public view's panel, byte for byte.
   :func:`kingdoms_column_svg` (one a row, 376 wide, for phones): each seat's
   ruler and its power, its grain, silver (with Besella/Baroso's guard), stored
   grain, tokens, workers and garnets, whether it leads the season or acts now,
-  its place, Token of Life or Elimination Candidate at the end, and its
+  what it gets in the season's hire, its place, Token of Life or Elimination
+  Candidate at the end, and its
   Kingdom's cards in arrival order, each with its numbers (FF3), the spaces
   left drawn empty (FF9).
 - :func:`board_svg` and :func:`board_column_svg`: the Hire Board of the season
@@ -728,6 +729,28 @@ def _roles(result: Mapping[str, Any], seat: int, count: int) -> tuple[str, str]:
     return " \u00b7 ".join(roles), ""
 
 
+def hire_text(seat: int, record: Mapping[str, Any]) -> str:
+    """What the seat gets in the season's hire (FF10-FF12), in a few words."""
+    hired = record.get("hired")
+    if isinstance(hired, Mapping):
+        got = _map(hired.get(str(seat)))
+        card = got.get("card")
+        if not isinstance(card, str):
+            return "no card this season"
+        if got.get("how") == "bid":
+            return f"got {card} for {_int(got.get('silver'))} silver"
+        return f"{'claimed' if got.get('how') == 'claim' else 'took'} {card}"
+    hire = hire_state(record)
+    if seat in hire.got:
+        held = hire.got[seat]
+        if held.how == "bid":
+            return f"bid {held.silver} silver on {held.card}"
+        return f"{'claimed' if held.how == 'claim' else 'took'} {held.card}"
+    if seat in hire.passed:
+        return "passed"
+    return "free (no card yet)"
+
+
 def _kingdom_panel(
     view: Mapping[str, Any],
     seat: int,
@@ -773,12 +796,18 @@ def _kingdom_panel(
     ruler_line = ruler_name(ruler) + (f": {power}" if power else "")
     out.append(_t(px + 28, py + 44, shared.fit(ruler_line, PANEL_W - 38, 12), 12, ' class="ruler"'))
     first, second = _roles(result, seat, len(seats_of(result)))
+    lines = []  # (text, bold, class): at most two, under the ruler
     if first:
-        first = shared.fit(first, PANEL_W - 38, 12, bold=True)
-        out.append(_t(px + 28, py + 62, first, 12, ' font-weight="bold" class="status"'))
+        lines.append((first, True, "status"))
     if second:
-        second = shared.fit(second, PANEL_W - 38, 12, bold=True)
-        out.append(_t(px + 28, py + 78, second, 12, ' font-weight="bold" class="role"'))
+        lines.append((second, True, "role"))
+    records = [r for r in _list(result.get("seasons")) if isinstance(r, Mapping)]
+    if result.get("finished") is not True and records:  # the seat in this season's hire
+        lines.append(("Hire: " + hire_text(seat, records[-1]), False, "hire"))
+    for i, (text, bold, cls) in enumerate(lines[:2]):
+        weight = ' font-weight="bold"' if bold else ""
+        text = shared.fit(text, PANEL_W - 38, 12, bold=bold)
+        out.append(_t(px + 28, py + 62 + 16 * i, text, 12, f'{weight} class="{cls}"'))
     # the resources: grain and silver on the board (guard included), stored grain
     y = py + 88
     w = (PANEL_W - 20 - 2 * 6) / 3
