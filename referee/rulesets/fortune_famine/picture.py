@@ -1055,9 +1055,9 @@ def _seat_status(
 
 
 BOARD_LEGEND = (
-    "The Hire Board of the season under way, cards in board order. A seat with the "
-    "standing bid on a card waits; once no seat is free, each standing bid wins its "
-    "card. The burned card stays face down until the end (only the host sees it)."
+    "The Hire Board of the season under way (at the end, the last), cards in board order. "
+    "A seat with the standing bid on a card waits; once no seat is free, each standing "
+    "bid wins its card. The burned card stays face down until the end (only the host sees it)."
 )
 
 
@@ -1129,15 +1129,15 @@ def draw_board(view: Mapping[str, Any], columns: int) -> str | None:
     y += 12
     for seat in seats:
         status = _seat_status(seat, record, hire, acting, phase)
-        who = _head(seat, names, 190 if width > NARROW else width - 2 * GAP, 12)
+        who = _head(seat, names, 250 if width > NARROW else width - 2 * GAP, 12)
         strong, _tint = SEAT_COLORS.get(seat, OTHER_SEAT)
         parts = [f'<g class="seat-status" data-seat="{seat}">']
         parts.append(_rect(GAP, y + 4, 6, 14, strong, extra=' rx="1"'))
         if width > NARROW:
-            lines = wrap(status, width - 2 * GAP - 214, 12)
+            lines = wrap(status, width - 2 * GAP - 274, 12)
             parts.append(_t(GAP + 12, y + 16, who, 12, ' font-weight="bold" class="player"'))
             for j, line in enumerate(lines):
-                parts.append(_t(GAP + 214, y + 16 + 16 * j, line, 12, ' class="hire-status"'))
+                parts.append(_t(GAP + 274, y + 16 + 16 * j, line, 12, ' class="hire-status"'))
             y += 16 * len(lines) + 4
         else:
             lines = wrap(status, width - 2 * GAP - 12, 12)
