@@ -116,6 +116,7 @@ class FortuneFamine(Ruleset):
     settings = (LENGTH,)
     setup_keys = SETUP_KEYS
     refusal_codes = REFUSAL_CODES  # for the conformance suite
+    web_module = "referee.rulesets.fortune_famine.web"
     # FF5, FF8, FF11, FF21: the rulers dealt, season 1's board, its Famines (and
     # so the seats' grain and tokens) and automatic passes (and so the first
     # step's seat) are drawn by the seed but public from the start
