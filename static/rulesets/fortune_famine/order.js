@@ -206,11 +206,13 @@
       s.guard.silver = Math.max(0, Math.min(s.guard.silver, r.silver, 3 - s.guard.grain));
     }
   }
-  // whether a change leaves a legal order (else its choice is not offered)
-  function allows(mutate) {
+  // whether a change leaves a legal order (else its choice is not offered),
+  // the change itself kept (``kept``) once dependent values are put in range
+  function allows(mutate, kept) {
     var s = clone(S);
     mutate(s);
     normalize(s);
+    if (kept && !kept(s)) { return false; }
     var r = calc(s);
     if (O.phase === "hire" && s.pick === null) { return true; }
     return r.ok || r.why.every(function (w) { return w === "a card to discard" || w === "an action"; });
@@ -227,7 +229,8 @@
       [1, 2, 3].forEach(function (k) {
         var value = give + "-" + k;
         items.push({ value: value, label: "Give " + k + " " + give + " for " + k + " " + other,
-          disabled: !allows(function (s) { s.trade = { give: give, count: k, at: s.trade ? s.trade.at : "payment" }; }) });
+          disabled: !allows(function (s) { s.trade = { give: give, count: k, at: s.trade ? s.trade.at : "payment" }; },
+            function (s) { return !!s.trade && s.trade.give === give && s.trade.count === k; }) });
       });
     });
     picks(fs, "radio", "trade", items, function (v) {
@@ -345,7 +348,7 @@
       var fs = group(root, "Pay your workers", "A paid worker earns its reward; an unpaid one earns nothing this season.");
       picks(fs, "checkbox", "pay", O.pay.map(function (p) {
         return { value: p.card, label: "Pay " + cardName(p.card) + ": " + res(p.payment, ["grain", "silver"]) + " → " + res(p.reward),
-          disabled: !allows(function (s) { s.pay[p.card] = true; }) };
+          disabled: !allows(function (s) { s.pay[p.card] = true; }, function (s) { return !!s.pay[p.card]; }) };
       }), function (v) { return !!S.pay[v]; }, function (v, on) { S.pay[v] = on; if (!on) { delete S.pay[v]; } });
     }
     if ((O.free || []).length) {
@@ -373,7 +376,8 @@
     picks(dec, "radio", "decision", [
       { value: "grain", label: "Take 1 grain" },
       { value: "silver", label: "Take 1 silver" },
-      { value: "store", label: "Store grain (costs 1 silver)", disabled: !allows(function (s) { s.decision = "store"; s.store = 1; }) }
+      { value: "store", label: "Store grain (costs 1 silver)",
+        disabled: !allows(function (s) { s.decision = "store"; s.store = 1; }, function (s) { return s.decision === "store"; }) }
     ], function (v) { return S.decision === v; }, function (v) { S.decision = v; });
     if (S.decision === "store") {
       stepper(dec, "store", "Grain to store", S.store, 1, Math.max(1, S.maxStore || r.grain), function (n) { S.store = n; });
