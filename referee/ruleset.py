@@ -487,6 +487,7 @@ _BUILTIN = {
     "forks-2e": "referee.rulesets.forks_2e.ruleset:Forks2e",
     "forks": "referee.rulesets.forks.ruleset:Forks",
     "forfort": "referee.rulesets.forfort.ruleset:Forfort",
+    "fortune-famine": "referee.rulesets.fortune_famine.ruleset:FortuneFamine",
 }
 
 

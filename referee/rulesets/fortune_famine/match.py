@@ -62,7 +62,7 @@ class MatchSpec:
         return {p.seat: p.garnets for p in self.players}
 
 
-def _players_give_n(raw: object) -> int | None:
+def players_give_n(raw: object) -> int | None:
     """FF4: the list gives n when it has 2 to 6 entries, each an object of
     exactly seat, name and garnets, with seats 1..n once each (a bad name or
     bad garnets do not hold it back)."""
@@ -248,7 +248,7 @@ def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
         )
     players = parse_players(doc.get("players"), bad, MIN_SEATS, MAX_SEATS, stored=stored)
     _player_keys(doc.get("players"), bad)
-    seats = _players_give_n(doc.get("players"))
+    seats = players_give_n(doc.get("players"))
     seed, seed_problems = check_seed(doc)
     problems += seed_problems
     length = check_settings(doc.get("settings"), bad)

@@ -20,7 +20,7 @@ Pure: no Flask, SQL or click imports.
 
 from __future__ import annotations
 
-import copy
+import pickle
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -46,6 +46,14 @@ RESULT_KEYS = (
 )
 
 
+def _copy(value: Any) -> Any:
+    """A deep copy of the record's JSON data, as :func:`copy.deepcopy` makes
+    it but about five times faster (every view copies the whole record): a
+    pickle round trip in memory of data the engine made, never of bytes
+    read from outside."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
 def _storage_types(details: Mapping[str, Any]) -> set[str]:
     """The deck's Evrathor types that steal from storage (FF14)."""
     return {
@@ -56,8 +64,7 @@ def _storage_types(details: Mapping[str, Any]) -> set[str]:
 
 
 def _full(details: Mapping[str, Any]) -> dict[str, Any]:
-    out = {k: copy.deepcopy(details[k]) for k in RESULT_KEYS}
-    out["deck"] = copy.deepcopy(details["deck"])
+    out: dict[str, Any] = _copy({**{k: details[k] for k in RESULT_KEYS}, "deck": details["deck"]})
     return out
 
 
@@ -84,7 +91,7 @@ def result_for(
     """The part of a detailed result ``viewer`` may see (FF21)."""
     if revealed:
         out = _full(details)
-        out["years"] = copy.deepcopy(details["years"])
+        out["years"] = _copy(details["years"])
         return out
     if details["finished"] or (viewer == "host" and details["closed"] > 0):
         return _full(details)
@@ -96,7 +103,7 @@ def result_for(
     records = {record["season"]: record for record in out["seasons"]}
     for theft in own["thefts"]:
         uses = records[theft["season"]]["attacks"][theft["attack"]]["evrathor"]
-        uses[theft["use"]]["taken"] = copy.deepcopy(theft["taken"])
+        uses[theft["use"]]["taken"] = _copy(theft["taken"])
     return out
 
 
