@@ -25,6 +25,10 @@
   Forfort match files (3 or 4 players) resolved per second, on one core, and
   ``forfort_audit_seconds_max`` / ``forfort_audit_seconds_median``: a full
   FO22 audit of a finished random 4-player match (:func:`forfort_bench`).
+- ``fortune_famine_resolve_4p_short_per_s`` /
+  ``fortune_famine_resolve_6p_full_per_s``: whole random Fortune & Famine
+  match files (4 players short, 6 players full) resolved per second, on one
+  core (:func:`fortune_famine_engine_bench`).
 
 Rocky River's figures keep their original names (``resolve_*``, ``audit_*``).
 """
@@ -80,6 +84,7 @@ def engine_bench(matches: int = 2000, seed: int = 1, repeats: int = 5) -> dict[s
         # a Forks match costs several times a Rocky River one: a third as many
         **forks_engine_bench(matches=max(1, matches // 3), repeats=repeats),
         **forfort_engine_bench(matches=max(1, matches // 30), repeats=repeats),
+        **fortune_famine_engine_bench(matches=max(1, matches // 30), repeats=repeats),
     }
 
 
@@ -883,3 +888,61 @@ def forfort_audit_bench(matches: int = 20, seed: int = 8, seats: int = 4) -> dic
     rng = random.Random(seed)
     docs = (forfort_random_document(rng, seats) for _ in range(matches))
     return audit_figures("forfort", docs, forfort_audit)
+
+
+# ---- Fortune & Famine: the engine ---------------------------------------------------------
+
+FORTUNE_FAMINE_RESOLVED = ((4, "short"), (6, "full"))  # (players, length) of the figures
+
+
+def fortune_famine_random_document(
+    rng: random.Random, seats: int, length: str, *, missing: float = 0.1
+) -> dict[str, Any]:
+    """A finished Fortune & Famine match file of random legal play (the
+    engine's randomplay, rulers dealt by the seed, the default deck), each
+    order left out with chance ``missing`` (FF7's default then)."""
+    from referee.rulesets.fortune_famine.cards import default_deck
+    from referee.rulesets.fortune_famine.flow import begin
+    from referee.rulesets.fortune_famine.orders import close_step
+    from referee.rulesets.fortune_famine.randomplay import random_step
+    from referee.rulesets.fortune_famine.state import new_table
+
+    seed = f"bench-{rng.random()}"
+    garnets = {s: rng.randint(0, 9) for s in range(1, seats + 1)}
+    table = begin(new_table(seed, default_deck(), garnets, length, None))
+    orders: list[dict[str, Any] | None] = []
+    while table.next is not None:
+        step = random_step(table, rng, missing)
+        table = close_step(table, step)
+        sent = {str(s): o for s, o in step.items() if o is not None}
+        orders.append(sent or None)
+    players = [{"seat": s, "name": f"P{s}", "garnets": g} for s, g in garnets.items()]
+    return {
+        "ruleset": "fortune-famine",
+        "players": players,
+        "seed": seed,
+        "settings": {"length": length},
+        "orders": orders,
+    }
+
+
+def fortune_famine_engine_bench(
+    matches: int = 100, seed: int = 9, repeats: int = 5
+) -> dict[str, Any]:
+    """Whole Fortune & Famine match files resolved (parse, check every
+    order, play, write the result) per second, 4 players short and 6 players
+    full: the best of ``repeats`` runs over ``matches`` matches each."""
+    from referee.rulesets.fortune_famine.match import resolve as ff_resolve
+
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"fortune_famine_resolve_matches": matches}
+    for seats, length in FORTUNE_FAMINE_RESOLVED:
+        docs = [fortune_famine_random_document(rng, seats, length) for _ in range(min(matches, 50))]
+        best = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for i in range(matches):
+                ff_resolve(docs[i % len(docs)])
+            best = min(best, time.perf_counter() - start)
+        out[f"fortune_famine_resolve_{seats}p_{length}_per_s"] = round(matches / best, 1)
+    return out

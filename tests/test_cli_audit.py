@@ -78,3 +78,7 @@ def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-d
     assert data["forfort_resolve_3p_per_s"] > 0 and data["forfort_resolve_4p_per_s"] > 0
     assert data["forfort_audit_matches"] == 3
     assert 0 < data["forfort_audit_seconds_median"] <= data["forfort_audit_seconds_max"]
+    # Fortune & Famine: whole 4-player short and 6-player full matches resolved
+    assert data["fortune_famine_resolve_matches"] == 10
+    assert data["fortune_famine_resolve_4p_short_per_s"] > 0
+    assert data["fortune_famine_resolve_6p_full_per_s"] > 0

@@ -41,13 +41,10 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
     names = {int(p["seat"]): p["name"] for p in players}
     garnets = {int(p["seat"]): int(p.get("garnets", 0)) for p in players}
     seats: Mapping[str, Any] = result.get("seats") or {}
-    named = card_namer(result.get("deck"))
+    card = card_namer(result.get("deck"), m.esc)
 
     def who(seat: int) -> str:
         return f"{m.esc(names.get(int(seat), ''))} (seat {int(seat)})"
-
-    def card(card_id: Any) -> str:
-        return m.esc(named(card_id))
 
     out: list[str] = [m.title(view.get("name", ""), str(view.get("title") or TITLE))]
     # no picture yet: the game's pictures (picture.py, to come) will go here

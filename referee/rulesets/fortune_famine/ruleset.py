@@ -342,12 +342,12 @@ class FortuneFamine(Ruleset):
 
 
 def step_title(nxt: Mapping[str, Any]) -> str:
-    """A step's title for people, from public facts only: "Season 3: hire,
-    seat 2", "Season 3: attack, seat 4", "Season 3: economy"."""
+    """A step's title for people, from public facts only: "Season 3, hire
+    (seat 2)", "Season 3, attack (seat 4)", "Season 3, economy"."""
     season, phase = nxt["season"], nxt["phase"]
     if phase == ECONOMY:
-        return f"Season {season}: economy"
-    return f"Season {season}: {phase}, seat {nxt['acting'][0]}"
+        return f"Season {season}, economy"
+    return f"Season {season}, {phase} (seat {nxt['acting'][0]})"
 
 
 def _audit_module(title: str) -> Any:

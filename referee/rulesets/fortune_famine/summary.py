@@ -50,7 +50,8 @@ def summary_text(document: Any) -> str:
         )
         out += [f"  {row}" for row in season_rows(record, who, card)]
     for s in sorted(names):
-        out.append(f"{who(s)}: {seat_text(result['seats'][str(s)], card)}")
+        state = result["seats"][str(s)]
+        out.append(f"{who(s)}, {ruler(state['ruler'])}: {seat_text(state, card)}")
     if result["ranking"] is not None:
         out.append("Ranking: " + ", ".join(who(s) for s in result["ranking"]))
         token_by = LEVEL_WORDS[result["token_decided_by"]]

@@ -168,8 +168,8 @@ def economy_text(seat: int, order: Mapping[str, Any], who: Words, card: Words) -
 
 
 def seat_text(state: Mapping[str, Any], card: Words) -> str:
-    """A seat's board: ruler, grain, silver, guard, stored (or hidden), tokens, Kingdom."""
-    parts = [ruler(state["ruler"]), f"{state['grain']} grain", f"{state['silver']} silver"]
+    """A seat's board: grain, silver, guard, stored (or hidden), tokens, Kingdom."""
+    parts = [f"{state['grain']} grain", f"{state['silver']} silver"]
     guard = state.get("guard") or {}
     if guard.get("grain") or guard.get("silver"):
         parts.append("guarding " + resources(guard))
@@ -178,7 +178,7 @@ def seat_text(state: Mapping[str, Any], card: Words) -> str:
     if state.get("tokens"):
         parts.append(f"{state['tokens']} tokens" if state["tokens"] != 1 else "1 token")
     parts.append("Kingdom: " + cards_text(state.get("kingdom"), card))
-    return ", ".join(parts[:1]) + ": " + ", ".join(parts[1:])
+    return ", ".join(parts)
 
 
 def season_rows(record: Mapping[str, Any], who: Words, card: Words) -> list[str]:
@@ -202,9 +202,12 @@ def season_rows(record: Mapping[str, Any], who: Words, card: Words) -> list[str]
     return rows
 
 
-def card_namer(deck: Mapping[str, Any] | None) -> Callable[[Any], str]:
-    """A card's type name from a deck (a view's ``deck``): ``common-farmer.3``
-    is "Common Farmer", a starting farmer the common farmer's name, "(start)"."""
+def card_namer(
+    deck: Mapping[str, Any] | None, esc: Callable[[str], str] = str
+) -> Callable[[Any], str]:
+    """A card's type name from a deck (a view's ``deck``), through ``esc``
+    (a host's deck names its types): ``common-farmer.3`` is "Common Farmer",
+    a starting farmer the common farmer's name, "(start)"."""
     names = {
         str(t.get("id")): str(t.get("name") or t.get("id")) for t in (deck or {}).get("types") or []
     }
@@ -212,7 +215,7 @@ def card_namer(deck: Mapping[str, Any] | None) -> Callable[[Any], str]:
     def name(card_id: Any) -> str:
         type_id, _, _ = str(card_id).partition(".")
         if type_id == "start-farmer":
-            return names.get("common-farmer", "Common Farmer") + " (start)"
-        return names.get(type_id, str(card_id))
+            return esc(names.get("common-farmer", "Common Farmer")) + " (start)"
+        return esc(names.get(type_id, str(card_id)))
 
     return name
