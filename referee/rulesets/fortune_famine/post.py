@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.errors import RuleError
-from referee.markup import Markup
+from referee.markup import Markup, picture_url
 from referee.rulesets.cardgame import defaulted_section, rounds_rows
 from referee.words import garnets as count_garnets
 
@@ -47,7 +47,9 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
         return f"{m.esc(names.get(int(seat), ''))} (seat {int(seat)})"
 
     out: list[str] = [m.title(view.get("name", ""), str(view.get("title") or TITLE))]
-    # no picture yet: the game's pictures (picture.py, to come) will go here
+    if base_url:  # the public pictures, drawn for this state
+        out.append(m.image("The Hire Board", picture_url(view, base_url, "board")))
+        out.append(m.image("The Kingdoms", picture_url(view, base_url, "kingdoms")))
     out.append(f"Seed digest (SHA-256): {m.code(str(view.get('seed_sha256', '')))}")
     rows = []
     for s in sorted(names):

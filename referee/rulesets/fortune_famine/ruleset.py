@@ -310,9 +310,17 @@ class FortuneFamine(Ruleset):
         return forum_post(public_view, fmt, base_url)
 
     def pictures(self) -> dict[str, Callable[[dict[str, Any]], str | None]]:
-        # none yet: picture.py (written beside this adapter) will draw the
-        # Kingdoms and the Hire Board; posts and pages embed no picture until then
-        return {}
+        from . import picture as p
+
+        # each two panels a row for posts and wide pages, one a row for phones
+        return {
+            "kingdoms": p.kingdoms_svg,
+            "kingdoms-column": p.kingdoms_column_svg,
+            "board": p.board_svg,
+            "board-column": p.board_column_svg,
+            "resources": p.resources_svg,
+            "resources-column": p.resources_column_svg,
+        }
 
     # ---- tools ---------------------------------------------------------
 
