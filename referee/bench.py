@@ -104,6 +104,7 @@ def audit_bench(matches: int = 10, seed: int = 2) -> dict[str, Any]:
         **forks_audit_bench(matches=matches),
         **forks1_audit_bench(matches=matches),
         **forfort_audit_bench(matches=matches),
+        **fortune_famine_audit_bench(matches=matches),
     }
 
 
@@ -946,3 +947,15 @@ def fortune_famine_engine_bench(
             best = min(best, time.perf_counter() - start)
         out[f"fortune_famine_resolve_{seats}p_{length}_per_s"] = round(matches / best, 1)
     return out
+
+
+def fortune_famine_audit_bench(matches: int = 20, seed: int = 10, seats: int = 6) -> dict[str, Any]:
+    """Fortune & Famine: a full FF22 audit (every seat's last economy step,
+    CP-SAT proved optimal, the chosen order played by the engine) of
+    ``matches`` random finished 6-player full matches: the slowest and the
+    median."""
+    from referee.rulesets.fortune_famine.audit import audit_document as ff_audit
+
+    rng = random.Random(seed)
+    docs = (fortune_famine_random_document(rng, seats, "full") for _ in range(matches))
+    return audit_figures("fortune_famine", docs, ff_audit)

@@ -82,3 +82,7 @@ def test_bench_prints_its_figures(run_cli) -> None:  # type: ignore[no-untyped-d
     assert data["fortune_famine_resolve_matches"] == 10
     assert data["fortune_famine_resolve_4p_short_per_s"] > 0
     assert data["fortune_famine_resolve_6p_full_per_s"] > 0
+    assert data["fortune_famine_audit_matches"] == 3
+    assert (
+        0 < data["fortune_famine_audit_seconds_median"] <= data["fortune_famine_audit_seconds_max"]
+    )
