@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import markupsafe
 import pytest
 from flask.testing import FlaskClient
 
@@ -453,3 +454,32 @@ def test_pictures_are_placed_beside_their_words_when_drawn(
     assert 'class="picture-box fnf-wide"' in kingdoms and "fnf-narrow" in kingdoms
     # each only once on the page (not again under "Pictures")
     assert html.count("board-picture") == 1 and html.count("kingdoms-picture") == 1
+
+
+def test_the_host_audit_page_of_a_finished_match(web: FlaskClient, svc: Referee) -> None:
+    """The host's audit (FF22) is offered only once the match has finished;
+    then each player's stored grain, the best last economy order's and the
+    gain, in words and a table, with the ruleset's numbers, names escaped."""
+    steps = len(get_ruleset(GAME).demo(None).steps)
+    m = demo_match(svc, steps - 1, HOSTILE)  # the last economy step still open
+    assert f"{m.host}/audit" not in page(web, m.host)
+    m = demo_match(svc, steps, HOSTILE)
+    assert f"{m.host}/audit" in page(web, m.host)
+    html = page(web, f"{m.host}/audit")
+    assert HOSTILE[1] not in html and htmllib.escape(HOSTILE[1], quote=False) in html
+    export = json.loads(web.get(f"{m.host}/export").get_data(as_text=True))
+    assert export["seed"] is not None  # the match file of a finished match
+    report = get_ruleset(GAME).audit(export)
+    section = html.split('id="audit-h"')[1].split("</section>")[0]
+    items = re.findall(r"<li>(.*?)</li>", section, re.S)
+    assert len(items) == 4
+    for (seat, a), item in zip(report["seats"].items(), items, strict=True):
+        shown = markupsafe.escape(HOSTILE[int(seat) - 1])
+        assert f"<strong>{shown}</strong> ended with {a['actual']} stored grain" in item
+        if a["gain"]:
+            assert f"would have ended with {a['best_last_season']} ({a['gain']} more)" in item
+        else:
+            assert "the most any last economy order could give" in item
+    rows = re.findall(r"<tr><th scope=\"row\" class=\"name\">.*?</tr>", section, re.S)
+    assert len(rows) == 4
+    assert "FF22" not in section and "best_last_season" not in section

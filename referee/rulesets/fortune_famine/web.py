@@ -473,6 +473,16 @@ class Web(GameWeb):
     )
     reveal_what: ClassVar[str] = "every order, every stored total and every burned card"
     check_ok: ClassVar[str] = "The deck is valid."
+    audit_template: ClassVar[str] = f"{TEMPLATES}/audit.html"
+    audit_note: ClassVar[str] = (
+        "Every best figure is proved optimal by the OR-Tools CP-SAT solver over every legal "
+        "economy order of the last season (trade, payments, double, Chysarions, decision), "
+        "and the order it found is played by the rules engine to check it."
+    )
+
+    def audit_offered(self, view: dict[str, Any]) -> bool:
+        """The audit compares each seat's last economy step: a finished match only."""
+        return bool(view.get("finished"))
 
     # ---- match pages -------------------------------------------------
 
