@@ -466,6 +466,49 @@ def _changed(data: Any, path: tuple[Any, ...]) -> Any:
     return out
 
 
+LEAF_STATES = 16  # the most states whose every leaf the privacy check changes
+
+
+def spread(
+    states: list[tuple[GameState, Step | None]], most: int = LEAF_STATES
+) -> list[tuple[GameState, Step | None]]:
+    """At most ``most`` of a match's states for the leaf-by-leaf check: the
+    start, the end, the first state opening each kind of step, and the rest
+    evenly spaced. A turn-based match has dozens of states and thousands of
+    leaves each (Fortune & Famine's demo alone took 196 s), so the check
+    looks at every kind of moment, not every moment."""
+    if len(states) <= most:
+        return states
+    keep = {0, len(states) - 1}
+    seen: set[str] = set()
+    for i, (_, step) in enumerate(states):
+        phase = step.phase if step is not None else ""
+        if phase not in seen:
+            seen.add(phase)
+            keep.add(i)
+    even = [round(k * (len(states) - 1) / (most - 1)) for k in range(most)]
+    for i in [*even, *range(len(states))]:
+        if len(keep) >= most:
+            break
+        keep.add(i)
+    return [states[i] for i in sorted(keep)]
+
+
+def test_the_privacy_check_samples_every_kind_of_moment() -> None:
+    """spread keeps short matches whole and, of a long one, the start, the end
+    and the first state of each kind of step, at most LEAF_STATES in all."""
+    setup = Setup(players=[], data={})
+    made = [
+        (GameState(setup, {}, i, {}), Step(i + 1, "late" if i == 37 else "turn", "", (1,)))
+        for i in range(40)
+    ] + [(GameState(setup, {}, 40, {}), None)]
+    assert spread(made[:10]) == made[:10]
+    picked = spread(made)
+    assert len(picked) == LEAF_STATES
+    assert picked[0] is made[0] and picked[-1] is made[-1] and made[37] in picked
+    assert len({id(s) for s in picked}) == LEAF_STATES
+
+
 def test_private_state_reaches_at_most_one_seat(game: Game) -> None:
     """No datum of the game's state that the public does not see reaches two seats.
 
@@ -481,7 +524,7 @@ def test_private_state_reaches_at_most_one_seat(game: Game) -> None:
     something computed from several leaves at once; the service-level test of
     sealed orders covers orders.)"""
     steps, final = play(game)
-    states = [(p.state, p.step) for p in steps] + [(final, None)]
+    states = spread([(p.state, p.step) for p in steps] + [(final, None)])
     viewers = _viewers(game)
     private = 0
     for state, open_step in states:
