@@ -144,7 +144,10 @@ def create_from_form(
     host.get_by_label(re.compile(r"^Close a round as soon as")).check()
     host.get_by_label("Open each round by itself").check()
     host.get_by_role("button", name="Create the match").click()
-    expect(host.get_by_role("heading", level=1)).to_have_text(f"“{name}” is ready")
+    host.wait_for_load_state("load")
+    refused = [t for t in host.locator("ul.field-errors").all_inner_texts() if t.strip()]
+    assert not refused, f"the create form refused: {refused}"
+    expect(host.get_by_role("heading", level=1)).to_have_text(f"“{name}” is ready", timeout=15_000)
     host_url = host.locator("#host-link").get_attribute("href") or ""
     seat_links = host.get_by_role("region", name="One private link per player").get_by_role("link")
     expect(seat_links).to_have_count(len(players))
