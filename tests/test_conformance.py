@@ -51,6 +51,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from leaf_changes import changed as changed_at
+from leaf_changes import leaves
 from service.conftest import drop_schemas, postgres_schema
 from sqlalchemy import Engine
 from toy import Toy, registered
@@ -437,35 +439,6 @@ def _seen(game: Game, state: GameState, viewer: Viewer, open_step: Step | None) 
         return f"error: {type(exc).__name__}"
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            yield from _leaves(sub, (*path, key))
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _leaves(sub, (*path, i))
-    elif path:
-        yield path
-
-
-def _changed(data: Any, path: tuple[Any, ...]) -> Any:
-    out = copy.deepcopy(data)
-    node = out
-    for key in path[:-1]:
-        node = node[key]
-    old = node[path[-1]]
-    if isinstance(old, bool):
-        new: Any = not old
-    elif isinstance(old, int | float):
-        new = old + 1009
-    elif isinstance(old, str):
-        new = old + "~changed"
-    else:
-        new = "changed"
-    node[path[-1]] = new
-    return out
-
-
 LEAF_STATES = 16  # the most states whose every leaf the privacy check changes
 
 
@@ -529,9 +502,9 @@ def test_private_state_reaches_at_most_one_seat(game: Game) -> None:
     private = 0
     for state, open_step in states:
         base = {v: _seen(game, state, v, open_step) for v in viewers}
-        for path in _leaves(state.data):
+        for path in leaves(state.data):
             changed = GameState(
-                state.setup, state.settings, state.closed, _changed(state.data, path)
+                state.setup, state.settings, state.closed, changed_at(state.data, path)
             )
             seeing = {v for v in viewers if _seen(game, changed, v, open_step) != base[v]}
             if Viewer.public() in seeing:

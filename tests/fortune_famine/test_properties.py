@@ -8,14 +8,14 @@ seats' views (FF21)."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from leaf_changes import changed as changed_at
+from leaf_changes import leaves
 
 from referee.rulesets.fortune_famine.match import (
     detail_json,
@@ -55,34 +55,6 @@ def test_random_legal_play_always_finishes(
 # ---- FF21: no private datum reaches two seats --------------------------------------------
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            yield from _leaves(sub, (*path, key))
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _leaves(sub, (*path, i))
-    elif path:
-        yield path
-
-
-def _changed(data: Any, path: tuple[Any, ...]) -> Any:
-    out = copy.deepcopy(data)
-    node = out
-    for key in path[:-1]:
-        node = node[key]
-    old = node[path[-1]]
-    if isinstance(old, bool):
-        node[path[-1]] = not old
-    elif isinstance(old, int):
-        node[path[-1]] = old + 1009
-    elif isinstance(old, str):
-        node[path[-1]] = old + "~changed"
-    else:
-        node[path[-1]] = "changed"
-    return out
-
-
 def _seen(details: Any, viewer: Any) -> str:
     try:
         shown: Any = view(details, viewer)
@@ -111,8 +83,8 @@ def test_no_private_datum_reaches_two_seats() -> None:
     for details in details_list:
         viewers: list[Any] = ["public", "host", *(int(s) for s in details["seats"])]
         base = {v: _seen(details, v) for v in viewers}
-        for path in _leaves(details):
-            changed = _changed(details, path)
+        for path in leaves(details):
+            changed = changed_at(details, path)
             seeing = [v for v in viewers if _seen(changed, v) != base[v]]
             if "public" in seeing:
                 continue
