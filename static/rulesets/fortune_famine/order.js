@@ -561,5 +561,9 @@
   if (jsonBox && !jsonBox.classList.contains("fnf-invalid")) { jsonBox.open = false; }
   normalize(S);
   draw();
-  if (box.value.trim()) { restore(); } else { showTotal(); }
+  // an order already in the box (sent and refused, or stored) is shown as
+  // choices again; else the order as it stands (an economy order with nothing
+  // chosen is complete: pay no one, take 1 grain), so the summary and the box
+  // say what would be sent before anything is tapped
+  if (box.value.trim()) { restore(); } else { write(); }
 }());
