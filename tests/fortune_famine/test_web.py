@@ -26,6 +26,8 @@ from flask.testing import FlaskClient
 from referee.demo import play_steps
 from referee.ruleset import Viewer, get_ruleset
 from referee.rulesets.fortune_famine.cards import default_deck
+from referee.rulesets.fortune_famine.web import card_words
+from referee.rulesets.fortune_famine.words import ruler
 from referee.service import Referee
 from referee.views import view_for
 
@@ -154,6 +156,51 @@ def test_each_seat_sees_its_own_storage_and_nobody_elses(
         assert "Token of Life" in public and "Elimination Candidate" in public
     # somebody has stored something by then: the check is not vacuous
     assert steps < ECONOMY_STEP or any(truth.values())
+
+
+@pytest.mark.parametrize("steps", [ECONOMY_STEP, 29])
+def test_each_kingdom_in_words_folds_its_cards_under_its_line(
+    web: FlaskClient, svc: Referee, steps: int
+) -> None:
+    """Beside the picture, each Kingdom is told in words, its cards folded
+    under one line that stays shown: who (or "Your Kingdom"), seat, ruler and
+    the number of cards, then grain, silver and the stored grain (or that it
+    is hidden). The seat's own Kingdom is open, mid-match and at the end; the
+    others, and every Kingdom on the host's and the public page, closed."""
+    m = demo_match(svc, steps)
+    pages = {seat: (url, Viewer.of_seat(seat)) for seat, url in m.seats.items()}
+    pages.update({0: (m.host, Viewer.host()), -1: (m.public, Viewer.public())})
+    for own, (url, viewer) in pages.items():
+        html = page(web, url)
+        result = view_of(svc, m, viewer)["result"]
+        card = card_words(result["deck"])
+        for seat, s in result["seats"].items():
+            block = seat_block(html, int(seat))
+            fold = re.fullmatch(
+                r'\s*<details class="fnf-seat-words"( open)?>\s*<summary>(.*?)</summary>'
+                r'\s*<ul class="fnf-kingdom">(.*?)</ul>\s*</details>\s*',
+                block,
+                re.S,
+            )
+            assert fold is not None, (own, seat, block)
+            opened, summary, cards = fold.groups()
+            assert bool(opened) == (int(seat) == own), (own, seat)
+            who = "Your Kingdom" if int(seat) == own else NAMES[int(seat) - 1]
+            count = len(s["kingdom"])
+            heading = f"{who} (seat {seat}), {ruler(s['ruler'])}: {count} card"
+            assert re.search(rf"<h4>{re.escape(heading)}s?</h4>", summary), (summary, heading)
+            holdings = summary.split('<span class="fnf-holdings">')[1]
+            assert holdings.startswith(f"{s['grain']} grain, {s['silver']} silver")
+            if s.get("stored") is None:
+                assert '<span class="fnf-stored-hidden">' in holdings
+            else:
+                assert stored_shown(holdings) == s["stored"]
+            items = [htmllib.unescape(i) for i in re.findall(r"<li>(.*?)</li>", cards, re.S)]
+            assert [i.split(":")[0] for i in items] == [card(c)["name"] for c in s["kingdom"]]
+            assert "<li>" not in summary and "fnf-stored" not in cards
+        # one fold a Kingdom, each its own
+        assert html.count('<details class="fnf-seat-words"') == len(result["seats"])
+        assert html.count('<details class="fnf-seat-words" open>') == (own > 0)
 
 
 def test_the_hire_board_shows_each_bid_and_bidder(web: FlaskClient, svc: Referee) -> None:
