@@ -29,8 +29,9 @@ CONTROLS = """root => {
   const out = [];
   root.querySelectorAll("input, .stepper button").forEach(e => {
     if (e.disabled || (e.type === "radio" && e.checked)) return;
-    out.push({id: e.id, kind: e.tagName === "BUTTON" ? "step" : e.type, name: e.name || e.id,
-              value: e.value || "", checked: !!e.checked, text: (e.closest("label") || e).innerText});
+    out.push({id: e.id, kind: e.tagName === "BUTTON" ? "step" : e.type,
+              name: e.name || e.id, value: e.value || "", checked: !!e.checked,
+              text: (e.closest("label") || e).innerText});
   });
   return out;
 }"""
@@ -99,17 +100,29 @@ def problems(page: Page) -> str:
 
 
 def compose(
-    page: Page, rng: random.Random, *, touch: bool, tally: Counter[str], tries: int = 6
+    page: Page,
+    rng: random.Random,
+    *,
+    touch: bool,
+    tally: Counter[str],
+    tries: int = 6,
+    prefer: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """Up to ``tries`` choices at random among all the composer offers, then
-    what it says is still missing (an action, a discard), each counted in
-    ``tally``; the order the page will send (its JSON box)."""
+    """Up to ``tries`` choices at random among all the composer offers (a
+    control whose id starts with one of ``prefer`` chosen more often, when
+    one is offered), then what it says is still missing (an action, a
+    discard), each counted in ``tally``; the order the page will send (its
+    JSON box)."""
     expect(page.locator("#fnf-turn")).to_be_visible()
     for _ in range(rng.randint(0, tries)):
         offered = controls(page)
         if not offered:
             break
-        index = rng.randrange(len(offered))
+        liked = [i for i, f in enumerate(offered) if str(f["id"]).startswith(prefer)]
+        if prefer and liked and rng.random() < 0.7:
+            index = rng.choice(liked)
+        else:
+            index = rng.randrange(len(offered))
         use_control(page, offered[index], touch)
         tally[kind_of(offered[index])] += 1
     for _ in range(MAX_CHOICES):
