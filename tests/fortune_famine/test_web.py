@@ -428,6 +428,39 @@ def test_a_deck_of_the_wrong_size_for_the_players_is_refused_by_its_field(
     assert re.search(r'<ul class="field-errors" id="deck-errors">', html)
 
 
+def report_text(web: FlaskClient, deck: dict[str, Any] | None) -> str:
+    data = create_form(check_deck="1", **({"deck_json": json.dumps(deck)} if deck else {}))
+    r = web.post("/new", data=data)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "The deck is valid." in html, html
+    found = re.search(r'<section class="fnf-deck-report".*?</section>', html, re.S)
+    assert found is not None
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
+
+
+def test_checking_a_deck_says_which_player_counts_it_fits(web: FlaskClient) -> None:
+    """FF4's Year sizes depend on the player count, which "Check the deck
+    only" may not know yet: its report says, for each count, whether the
+    deck fits, and why not."""
+    text = report_text(web, None)
+    assert "It can be played by 2, 3, 4, 5 or 6 players." in text
+    assert "With " not in text
+    text = report_text(web, two_player_deck())  # 12 cards a Year, all of corner 2
+    assert "It can be played by 2 players." in text
+    for n in (3, 4, 5, 6):
+        assert (
+            f"With {n} players: deck: Year 1 has 12 cards with corner {n} or less; "
+            f"with {n} players it needs exactly {4 * (n + 1)}"
+        ) in text
+    odd = two_player_deck()
+    odd["cards"][0]["count"] = 2  # 13 cards in Year 1: no count fits
+    text = report_text(web, odd)
+    assert "No number of players can play it" in text
+    assert "With 2 players: deck: Year 1 has 13 cards with corner 2 or less" in text
+    with_two = text.split("With 2 players: ")[1].split("With 3 players")[0]
+    assert "Year 1 has" in with_two and "Year 2 has" not in with_two  # only the misfit
+
+
 def test_hostile_names_are_escaped_everywhere(web: FlaskClient, svc: Referee) -> None:
     for steps in (HIRE_STEP, ECONOMY_STEP, 29):
         m = demo_match(svc, steps, HOSTILE)

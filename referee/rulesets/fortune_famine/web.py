@@ -37,8 +37,8 @@ from referee.jsonio import loads_strict
 from referee.web.game import GameWeb, JsonOrder, OrderForm, SetupRead, game_keys
 
 from . import words as w
-from .cards import deck_problems, default_deck
-from .match import MAX_SEATS
+from .cards import deck_problems, default_deck, year_size_problems
+from .match import MAX_SEATS, MIN_SEATS
 from .state import RULERS
 
 __all__ = ["FFOrder", "Web", "card_words", "order_text"]
@@ -699,6 +699,13 @@ class Web(GameWeb):
         years = {y: 0 for y in (1, 2, 3)}
         for row in doc["cards"]:
             years[int(row["year"])] = years.get(int(row["year"]), 0) + int(row["count"])
+        # FF4's Year sizes depend on the player count, which the create form
+        # may not have yet: the report says, for each count, whether the deck
+        # fits it, and the create itself checks the count it is given
+        counts = [
+            {"players": n, "problems": [p.message for p in year_size_problems(deck, n)]}
+            for n in range(MIN_SEATS, MAX_SEATS + 1)
+        ]
         return {
             "default": body.get("deck") is None,
             "name": doc.get("name"),
@@ -706,6 +713,8 @@ class Web(GameWeb):
                 {"name": str(t.get("name") or t["id"]), "text": type_text(t)} for t in doc["types"]
             ],
             "years": years,
+            "counts": counts,
+            "fits": [c["players"] for c in counts if not c["problems"]],
         }, []
 
     @property
