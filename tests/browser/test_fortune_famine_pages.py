@@ -147,6 +147,8 @@ def test_an_economy_order_composed_by_taps_gives_the_running_total(
     pick(page, "pay", second)
     # both farmers paid: no silver left, so storing is not offered
     expect(page.locator('input[name="fnf-decision"][value="store"]')).to_be_disabled()
+    store = page.locator('label.pick:has(input[name="fnf-decision"][value="store"])')
+    expect(store).to_contain_text("(no silver left to pay for it)")  # why, not just grey
     tap(page, page.locator(f'label.pick:has(input[name="fnf-pay"][value="{second}"])'))
     expect(page.locator(f'input[name="fnf-pay"][value="{second}"]')).not_to_be_checked()
     pick(page, "decision", "store")

@@ -63,6 +63,7 @@
       input.addEventListener("change", function () { changed(id, function () { onpick(it.value, input.checked); }); });
       label.appendChild(input);
       label.appendChild(document.createTextNode(" " + it.label));
+      if (input.disabled && it.why) { label.appendChild(el("span", { "class": "fnf-why" }, " (" + it.why + ")")); }
       list.appendChild(label);
     });
     fs.appendChild(list);
@@ -208,15 +209,18 @@
   }
   // whether a change leaves a legal order (else its choice is not offered),
   // the change itself kept (``kept``) once dependent values are put in range
-  function allows(mutate, kept) {
+  // why a change is not offered, in the player's words ("" when it is)
+  function blocked(mutate, kept) {
     var s = clone(S);
     mutate(s);
     normalize(s);
-    if (kept && !kept(s)) { return false; }
+    if (kept && !kept(s)) { return "not with the rest of this order"; }
     var r = calc(s);
-    if (O.phase === "hire" && s.pick === null) { return true; }
-    return r.ok || r.why.every(function (w) { return w === "a card to discard" || w === "an action"; });
+    if (O.phase === "hire" && s.pick === null) { return ""; }
+    var left = r.why.filter(function (w) { return w !== "a card to discard" && w !== "an action"; });
+    return r.ok ? "" : left.join(", ");
   }
+  function allows(mutate, kept) { return !blocked(mutate, kept); }
 
   // ---- the choices ------------------------------------------------------------------
   function drawTrade() {
@@ -228,9 +232,10 @@
       var other = give === "grain" ? "silver" : "grain";
       [1, 2, 3].forEach(function (k) {
         var value = give + "-" + k;
+        var why = blocked(function (s) { s.trade = { give: give, count: k, at: s.trade ? s.trade.at : "payment" }; },
+          function (s) { return !!s.trade && s.trade.give === give && s.trade.count === k; });
         items.push({ value: value, label: "Give " + k + " " + give + " for " + k + " " + other,
-          disabled: !allows(function (s) { s.trade = { give: give, count: k, at: s.trade ? s.trade.at : "payment" }; },
-            function (s) { return !!s.trade && s.trade.give === give && s.trade.count === k; }) });
+          disabled: !!why, why: why });
       });
     });
     picks(fs, "radio", "trade", items, function (v) {
@@ -347,8 +352,9 @@
     if ((O.pay || []).length) {
       var fs = group(root, "Pay your workers", "A paid worker earns its reward; an unpaid one earns nothing this season.");
       picks(fs, "checkbox", "pay", O.pay.map(function (p) {
+        var why = blocked(function (s) { s.pay[p.card] = true; }, function (s) { return !!s.pay[p.card]; });
         return { value: p.card, label: "Pay " + cardName(p.card) + ": " + res(p.payment, ["grain", "silver"]) + " → " + res(p.reward),
-          disabled: !allows(function (s) { s.pay[p.card] = true; }, function (s) { return !!s.pay[p.card]; }) };
+          disabled: !!why, why: why };
       }), function (v) { return !!S.pay[v]; }, function (v, on) { S.pay[v] = on; if (!on) { delete S.pay[v]; } });
     }
     if ((O.free || []).length) {
@@ -359,7 +365,8 @@
     if ((O.double || []).length) {
       var dfs = group(root, "Philosopher: double one paid worker", "It is paid twice and earns twice.");
       var items = [{ value: "none", label: "Double nothing" }].concat(O.double.map(function (d) {
-        return { value: d, label: "Double " + cardName(d), disabled: !S.pay[d] || !allows(function (s) { s.dbl = d; }) };
+        var why = !S.pay[d] ? "pay it first" : blocked(function (s) { s.dbl = d; });
+        return { value: d, label: "Double " + cardName(d), disabled: !!why, why: why };
       }));
       picks(dfs, "radio", "double", items, function (v) { return v === "none" ? !S.dbl : S.dbl === v; },
         function (v) { S.dbl = v === "none" ? null : v; });
@@ -373,11 +380,17 @@
     drawTrade();
     var r = calc(S);
     var dec = group(root, "Your decision", "One of these, after the rewards.");
+    // normalize() turns an unaffordable store back into taking grain: say why
+    var storeWhy = blocked(function (s) { s.decision = "store"; s.store = 1; }, function (s) { return s.decision === "store"; });
+    if (storeWhy === "not with the rest of this order") {
+      var after = calc(Object.assign(clone(S), { decision: "grain" }));
+      storeWhy = after.silver < 1 ? "no silver left to pay for it" : "no grain left to store";
+    }
     picks(dec, "radio", "decision", [
       { value: "grain", label: "Take 1 grain" },
       { value: "silver", label: "Take 1 silver" },
       { value: "store", label: "Store grain (costs 1 silver)",
-        disabled: !allows(function (s) { s.decision = "store"; s.store = 1; }, function (s) { return s.decision === "store"; }) }
+        why: storeWhy, disabled: !!storeWhy }
     ], function (v) { return S.decision === v; }, function (v) { S.decision = v; });
     if (S.decision === "store") {
       stepper(dec, "store", "Grain to store", S.store, 1, Math.max(1, S.maxStore || r.grain), function (n) { S.store = n; });
