@@ -1,4 +1,6 @@
-"""What every game's match file shares: the seed, and its published digest.
+"""What every game's match file shares: the seed, and its published digest;
+and the frame Forfort's and Fortune & Famine's files are checked by first (an
+object, no key the game does not know, the game's own ``ruleset``).
 
 R10: the seed is secret until the match ends; its SHA-256 is public from the
 start. A match file exported before the end therefore carries ``"seed": null``
@@ -10,10 +12,10 @@ seed must hash to the digest.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.errors import Problem
+from referee.errors import Problem, RuleError
 
 
 def seed_digest(seed: str) -> str:
@@ -60,3 +62,34 @@ def check_seed(doc: Mapping[str, Any]) -> tuple[str | None, list[Problem]]:
             )
         )
     return (seed if not problems and isinstance(seed, str) else None), problems
+
+
+def match_object(doc: object) -> Mapping[str, Any]:
+    """``doc`` itself once it is an object; ``match/not_object`` otherwise."""
+    if not isinstance(doc, Mapping):
+        raise RuleError.single("match/not_object", "a match file must be a JSON object")
+    return doc
+
+
+def frame_problems(doc: Mapping[str, Any], ruleset: str, keys: Sequence[str]) -> list[Problem]:
+    """The problems with a match file's frame, in this order: each top-level key
+    not among ``keys`` (``match/unknown_key``), then a ``ruleset`` other than
+    ``ruleset`` (``match/unknown_ruleset``)."""
+    problems = [
+        Problem(
+            "match/unknown_key",
+            f"the match file has the key {str(key)!r}; its keys are {', '.join(keys)}",
+            str(key),
+        )
+        for key in doc
+        if key not in keys
+    ]
+    if doc.get("ruleset") != ruleset:
+        problems.append(
+            Problem(
+                "match/unknown_ruleset",
+                f"ruleset {doc.get('ruleset')!r} is not this one; this file needs '{ruleset}'",
+                "ruleset",
+            )
+        )
+    return problems

@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar, Literal
 
 from referee.errors import Problem, RuleError
@@ -475,6 +476,19 @@ def schemas_beside(module_file: str) -> dict[str, JSON]:
     text = Path(module_file).with_name("openapi.json").read_text(encoding="utf-8")
     schemas: dict[str, JSON] = json.loads(text)["schemas"]
     return schemas
+
+
+def audit_beside(package: str, title: str) -> ModuleType:
+    """The ``audit`` module of a ruleset's ``package`` (its adapter's
+    ``__package__``), or ``audit/unavailable`` while that module is not there
+    (an import error inside it is not hidden); ``title`` names the game."""
+    name = f"{package}.audit"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        raise RuleError.single("audit/unavailable", f"{title} has no audit yet") from None
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

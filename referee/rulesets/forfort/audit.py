@@ -54,13 +54,13 @@ Pure: no Flask, SQL or click imports.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from referee.audit_budget import AuditBudget
 from referee.errors import RuleError
 
 from . import match as m
@@ -147,27 +147,11 @@ class _Camp:
     actions: list[_Action] = field(default_factory=list)
 
 
-class _Budget:
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-
-    def left(self, seat: int) -> float:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise RuleError.single(
-                "audit/solver",
-                f"the audit's time budget ({self.seconds:g} s) ran out at seat {seat}; "
-                "no figure is given rather than a guess",
-            )
-        return left
-
-
 class _Search:
     """Every candidate order of ``seat``'s turn in ``before`` (the table just
     before the step), merged as the module says."""
 
-    def __init__(self, before: Table, seat: int, budget: _Budget) -> None:
+    def __init__(self, before: Table, seat: int, budget: AuditBudget) -> None:
         work = before.copy()
         work.steps, work.defaulted = [], []  # not read by a turn: cheaper copies
         self.before = work
@@ -419,7 +403,7 @@ class _Model:
         self.objective()
         return self
 
-    def solve(self, budget: _Budget, seat: int) -> tuple[int, Order | None]:
+    def solve(self, budget: AuditBudget, seat: int) -> tuple[int, Order | None]:
         """The best points, proved optimal, and a candidate reaching them (None:
         the actual order); RuleError otherwise."""
         solver = cp_model.CpSolver()
@@ -453,7 +437,7 @@ class TurnBest:
     candidates: int  # the candidate orders the engine played
 
 
-def _best_turn(before: Table, actual: int | None, clock: _Budget) -> TurnBest:
+def _best_turn(before: Table, actual: int | None, clock: AuditBudget) -> TurnBest:
     assert before.next is not None, "the match is over"
     seat = before.next.seat
     search = _Search(before, seat, clock)
@@ -467,7 +451,9 @@ def best_turn(before: Table, actual: int | None = None, budget: float | None = N
     ``before``'s next step could have right after it, with any legal order
     (and the actual order's ``actual`` points, when given), within ``budget``
     seconds (default :data:`AUDIT_BUDGET_SECONDS`)."""
-    return _best_turn(before, actual, _Budget(AUDIT_BUDGET_SECONDS if budget is None else budget))
+    return _best_turn(
+        before, actual, AuditBudget(AUDIT_BUDGET_SECONDS if budget is None else budget)
+    )
 
 
 def _last_steps(table: Table) -> dict[int, int]:
@@ -496,7 +482,7 @@ def _before_and_after(spec: m.MatchSpec, steps: set[int]) -> dict[int, tuple[Tab
 def audit_spec(spec: m.MatchSpec, budget: float | None = None) -> MatchAudit:
     """FO22 for every seat of a finished match, within ``budget`` seconds
     (default :data:`AUDIT_BUDGET_SECONDS`)."""
-    clock = _Budget(AUDIT_BUDGET_SECONDS if budget is None else budget)
+    clock = AuditBudget(AUDIT_BUDGET_SECONDS if budget is None else budget)
     final = m.play(spec)
     if not final.over:
         raise RuleError.single(

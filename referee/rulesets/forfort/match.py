@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import Problem, RuleError
-from referee.matchfile import check_seed
+from referee.matchfile import check_seed, frame_problems, match_object
 from referee.players import Player, is_int, parse_players, seat_list
 from referee.rulesets.cardgame import Elimination, by_seat, elimination_candidate
 
@@ -54,27 +54,12 @@ class MatchSpec:
 def parse_match(doc: object, *, stored: bool = False) -> MatchSpec:
     """Check a match file's frame; every problem in one RuleError. With
     ``stored`` (a match the service holds) names are not checked again."""
-    if not isinstance(doc, Mapping):
-        raise RuleError.single("match/not_object", "a match file must be a JSON object")
-    problems: list[Problem] = []
+    doc = match_object(doc)
+    problems = frame_problems(doc, RULESET, REQUIRED + OPTIONAL)
 
     def bad(code: str, message: str, where: str | None = None) -> None:
         problems.append(Problem(code, message, where))
 
-    for key in doc:
-        if key not in REQUIRED and key not in OPTIONAL:
-            bad(
-                "match/unknown_key",
-                f"the match file has the key {str(key)!r}; its keys are "
-                f"{', '.join(REQUIRED + OPTIONAL)}",
-                str(key),
-            )
-    if doc.get("ruleset") != RULESET:
-        bad(
-            "match/unknown_ruleset",
-            f"ruleset {doc.get('ruleset')!r} is not this one; this file needs '{RULESET}'",
-            "ruleset",
-        )
     players = parse_players(doc.get("players"), bad, MIN_SEATS, MAX_SEATS, stored=stored)
     seed, seed_problems = check_seed(doc)
     problems += seed_problems

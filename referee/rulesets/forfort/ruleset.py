@@ -17,7 +17,17 @@ from typing import Any
 
 from referee.errors import Problem, RuleError
 from referee.players import is_int, parse_players
-from referee.ruleset import Demo, GameState, Phase, Ruleset, Setup, Step, Viewer, schemas_beside
+from referee.ruleset import (
+    Demo,
+    GameState,
+    Phase,
+    Ruleset,
+    Setup,
+    Step,
+    Viewer,
+    audit_beside,
+    schemas_beside,
+)
 
 from . import match as m
 from .cards import card_set_problems
@@ -235,12 +245,12 @@ class Forfort(Ruleset):
 
     def audit(self, document: Any, *, stored: bool = False) -> dict[str, Any]:
         """FO22 (:mod:`.audit`, written beside this adapter)."""
-        audit = _audit_module(self.title)
+        audit = audit_beside(__package__, self.title)
         out: dict[str, Any] = audit.audit_document(document, stored=stored).as_dict()
         return out
 
     def audit_text(self, document: Any, *, stored: bool = False) -> str:
-        audit = _audit_module(self.title)
+        audit = audit_beside(__package__, self.title)
         text: str = audit.audit_text(audit.audit_document(document, stored=stored))
         return text
 
@@ -251,20 +261,6 @@ class Forfort(Ruleset):
 
     def openapi_components(self) -> dict[str, Any]:
         return schemas_beside(__file__)
-
-
-def _audit_module(title: str) -> Any:
-    """The audit (FO22), or ``audit/unavailable`` while its module is not
-    there (an import error inside it is not hidden)."""
-    import importlib
-
-    name = f"{__package__}.audit"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise RuleError.single("audit/unavailable", f"{title} has no audit yet") from None
 
 
 def _entry(step: Mapping[int, Any]) -> dict[str, Any] | None:

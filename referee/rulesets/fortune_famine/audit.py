@@ -55,13 +55,13 @@ Pure: no Flask, SQL or click imports.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from referee.audit_budget import AuditBudget
 from referee.errors import RuleError
 
 from . import match as m
@@ -108,27 +108,6 @@ class MatchAudit:
         """docs/contracts/fortune-famine/FORMAT.md's audit, exactly: per seat
         ``actual``, ``best_last_season`` and ``gain``."""
         return {"seats": {str(s): a.as_dict() for s, a in sorted(self.seats.items())}}
-
-
-# ---- the budget --------------------------------------------------------------------
-
-
-class _Budget:
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-
-    def left(self, seat: int | None = None) -> float:
-        """The seconds left; ``audit/solver`` once there are none."""
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            where = "" if seat is None else f" at seat {seat}"
-            raise RuleError.single(
-                "audit/solver",
-                f"the audit's time budget ({self.seconds:g} s) ran out{where}; "
-                "no figure is given rather than a guess",
-            )
-        return left
 
 
 # ---- the model -----------------------------------------------------------------------
@@ -260,7 +239,7 @@ class _Model:
         self.objective()
         return self
 
-    def solve(self, budget: _Budget) -> tuple[int, Order]:
+    def solve(self, budget: AuditBudget) -> tuple[int, Order]:
         """The most stored grain, proved optimal, and the order reaching it;
         ``audit/solver`` otherwise."""
         solver = cp_model.CpSolver()
@@ -305,7 +284,7 @@ class EconomyBest:
 
 
 def _best_economy(
-    before: Table, seat: int, orders: Mapping[int, object], clock: _Budget
+    before: Table, seat: int, orders: Mapping[int, object], clock: AuditBudget
 ) -> EconomyBest:
     best, order = _Model(before, seat).build().solve(clock)
     try:
@@ -338,7 +317,7 @@ def best_economy(
     their defaults; they change nothing of the seat's), within ``budget``
     seconds (default :data:`AUDIT_BUDGET_SECONDS`)."""
     assert before.next is not None and before.next.phase == "economy", "no economy step is open"
-    clock = _Budget(AUDIT_BUDGET_SECONDS if budget is None else budget)
+    clock = AuditBudget(AUDIT_BUDGET_SECONDS if budget is None else budget)
     return _best_economy(before, seat, orders or {}, clock)
 
 
@@ -365,7 +344,7 @@ def _replay(spec: m.MatchSpec) -> tuple[Table, Table, dict[int, object]]:
 def audit_spec(spec: m.MatchSpec, budget: float | None = None) -> MatchAudit:
     """FF22 for every seat of a finished match, within ``budget`` seconds
     (default :data:`AUDIT_BUDGET_SECONDS`)."""
-    clock = _Budget(AUDIT_BUDGET_SECONDS if budget is None else budget)
+    clock = AuditBudget(AUDIT_BUDGET_SECONDS if budget is None else budget)
     before, final, orders = _replay(spec)
     if not final.over:
         step = final.next

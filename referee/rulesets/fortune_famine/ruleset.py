@@ -27,6 +27,7 @@ from referee.ruleset import (
     Setup,
     Step,
     Viewer,
+    audit_beside,
     schemas_beside,
 )
 
@@ -331,12 +332,12 @@ class FortuneFamine(Ruleset):
 
     def audit(self, document: Any, *, stored: bool = False) -> dict[str, Any]:
         """FF22 (:mod:`.audit`, written beside this adapter)."""
-        audit = _audit_module(self.title)
+        audit = audit_beside(__package__, self.title)
         out: dict[str, Any] = audit.audit_document(document, stored=stored).as_dict()
         return out
 
     def audit_text(self, document: Any, *, stored: bool = False) -> str:
-        audit = _audit_module(self.title)
+        audit = audit_beside(__package__, self.title)
         text: str = audit.audit_text(audit.audit_document(document, stored=stored))
         return text
 
@@ -356,20 +357,6 @@ def step_title(nxt: Mapping[str, Any]) -> str:
     if phase == ECONOMY:
         return f"Season {season}, economy"
     return f"Season {season}, {phase} (seat {nxt['acting'][0]})"
-
-
-def _audit_module(title: str) -> Any:
-    """The audit (FF22), or ``audit/unavailable`` while its module is not
-    there (an import error inside it is not hidden)."""
-    import importlib
-
-    name = f"{__package__}.audit"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise RuleError.single("audit/unavailable", f"{title} has no audit yet") from None
 
 
 def _deck(result: Mapping[str, Any]) -> Deck:
