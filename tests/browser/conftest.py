@@ -132,6 +132,11 @@ def create_from_form(
     and open by themselves. Checks the "is ready" page and the stored settings."""
     host.goto(server.url + "/new")
     host.get_by_label("Game").select_option(game)
+    # the game's fields come by a fetch (static/game_choice.js): wait until they
+    # are in (the address then names the game), so nothing is typed into fields
+    # about to be replaced (a fill could race it under load: CI once lost a name)
+    expect(host).to_have_url(re.compile(rf"[?&]game={re.escape(game)}(&|$)"), timeout=15_000)
+    expect(host.locator("[data-game-choice-status]")).to_contain_text("now shows the fields")
     host.get_by_label("Match name").fill(name)
     for seat, (player, garnets) in enumerate(players, start=1):
         group = host.get_by_role("group", name=re.compile(rf"^Seat {seat}( |$)"))
