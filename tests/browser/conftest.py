@@ -8,12 +8,21 @@ import os
 import re
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from referee.db import make_engine
 from referee.loadtest.server import running_server
@@ -172,6 +181,41 @@ def create_from_form(
     assert match.settings["deadline_hours"] == pytest.approx(step_minutes / 60)
     assert match.settings["close_early"] is True and match.settings["auto_open"] is True
     return CreatedMatch(match_id, host_url, links, public_url, match)
+
+
+# ---- the people of a walk-through -----------------------------------------------------
+
+PHONE: ViewportSize = {"width": 375, "height": 812}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+
+
+@contextmanager
+def people(
+    browser: Browser, seats: int, *, phone_seat: int | None, timeout: int
+) -> Iterator[dict[str, BrowserContext]]:
+    """One browser context (own cookies, own session) per person: "host",
+    "1" to ``seats`` and "public"; seat ``phone_seat`` on a phone with touch,
+    the others on a desktop that accepts downloads (the host's match file)."""
+    made: dict[str, BrowserContext] = {}
+    try:
+        for who in ("host", *map(str, range(1, seats + 1)), "public"):
+            if who == str(phone_seat):
+                made[who] = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+            else:
+                made[who] = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+            made[who].set_default_timeout(timeout)
+        yield made
+    finally:
+        for context in made.values():
+            context.close()
+
+
+def host_match_file(host: Page) -> dict[str, Any]:
+    """The match file the host's dashboard offers, downloaded through its link."""
+    with host.expect_download() as download:
+        host.get_by_role("link", name="Download the match file (JSON)").click()
+    found: dict[str, Any] = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    return found
 
 
 # ---- checks and reads every walk-through makes --------------------------------------

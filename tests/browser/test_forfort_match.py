@@ -42,14 +42,20 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from referee.rulesets.forfort.match import resolve
 
-from .conftest import Server, create_from_form, no_sideways_scroll, public_json
+from .conftest import (
+    PHONE,
+    Server,
+    create_from_form,
+    host_match_file,
+    no_sideways_scroll,
+    people,
+    public_json,
+)
 
 LIVE_PAGES = True  # every page keeps static/live.js (conftest.browser)
 
 TIMEOUT = 10_000
 LIVE_WAIT = 8_000  # live.js polls every 2 s; then the page loads again
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 812}
 PLAYERS = [("Ann", 4), ("Ben", 2), ("Cat", 2)]
 NAMES = {seat: name for seat, (name, _) in enumerate(PLAYERS, start=1)}
 SEATS = len(PLAYERS)
@@ -69,16 +75,8 @@ PAGE_HTML = """() => {
 
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
-    made: dict[str, BrowserContext] = {}
-    for who in ("host", "1", "2", "3", "public"):
-        if who == str(PHONE_SEAT):
-            made[who] = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        else:
-            made[who] = browser.new_context(viewport=DESKTOP, accept_downloads=True)
-        made[who].set_default_timeout(TIMEOUT)
-    yield made
-    for context in made.values():
-        context.close()
+    with people(browser, len(NAMES), phone_seat=PHONE_SEAT, timeout=TIMEOUT) as made:
+        yield made
 
 
 def shot(page: Page, folder: Path, name: str) -> None:
@@ -320,9 +318,7 @@ def test_forfort_match_in_one_sitting_that_runs_itself(
     )
     # the host's match file, from its dashboard's link, re-resolves to the
     # public result exactly (and to the engine's, played along)
-    with host.expect_download() as download:
-        host.get_by_role("link", name="Download the match file (JSON)").click()
-    exported: dict[str, Any] = json.loads(Path(download.value.path()).read_text())
+    exported = host_match_file(host)
     assert exported["seed"] == match.seed
     assert exported["orders"] == sent  # as sent, nobody defaulted (FORMAT)
     assert not any(exported.get("host_entered", []))

@@ -24,11 +24,9 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from referee.rulesets.forks_2e.cards import card_name
 from referee.rulesets.forks_2e.match import resolve
 
-from .conftest import Server, no_sideways_scroll
+from .conftest import PHONE, Server, no_sideways_scroll, people
 
 TIMEOUT = 10_000  # ms, for every expect() on a page that changes
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 812}
 PLAYERS = [("Ann", 4), ("Ben", 2), ("Cat", 2), ("Dan", 6)]
 NAMES = {seat: name for seat, (name, _) in enumerate(PLAYERS, start=1)}
 PHONE_SEAT = 3
@@ -39,16 +37,8 @@ TIEBREAK = ["red", "blue", "grey", "yellow", "green"]
 
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[dict[str, BrowserContext]]:
-    made: dict[str, BrowserContext] = {}
-    for who in ("host", "1", "2", "3", "4", "public"):
-        if who == str(PHONE_SEAT):
-            made[who] = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        else:
-            made[who] = browser.new_context(viewport=DESKTOP)
-        made[who].set_default_timeout(TIMEOUT)
-    yield made
-    for context in made.values():
-        context.close()
+    with people(browser, 4, phone_seat=PHONE_SEAT, timeout=TIMEOUT) as made:
+        yield made
 
 
 def notice(page: Page) -> Locator:
