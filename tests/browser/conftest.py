@@ -221,6 +221,25 @@ def host_match_file(host: Page) -> dict[str, Any]:
 # ---- checks and reads every walk-through makes --------------------------------------
 
 
+def finished_match_file(
+    host: Page, server: Server, made: CreatedMatch
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """At the end of a walk-through: the pulse says the match has finished and
+    waits for nobody, the host's dashboard says so, and the match file it
+    offers carries the seed and no order the host entered. (The file, the
+    public result of the API.)"""
+    now = public_json(server, f"/api/matches/{made.match_id}/pulse")
+    assert now["finished"] is True and now["waiting"] == [], now
+    expect(host.get_by_role("region", name="Current round")).to_contain_text(
+        "The match has finished"
+    )
+    exported = host_match_file(host)
+    assert exported["seed"] == made.match.seed
+    assert not any(exported.get("host_entered", []))
+    published: dict[str, Any] = public_json(server, f"/api/matches/{made.match_id}")["result"]
+    return exported, published
+
+
 def no_sideways_scroll(page: Page, what: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.viewport_size
