@@ -396,7 +396,8 @@ def test_pages_show_the_heads_and_how_to_check(
     assert f"referee export {mid} -o {mid}.match.json" in check
     assert f"referee verify {mid}.match.json --head 2:{head}" in check
     assert f"python3 check_match.py {mid}.match.json --head 2:{head}" in check
-    assert f"start:{view_for(svc.state(mid), Viewer.public())['chain_head']}" not in check
+    start = entries(svc, mid)[0].head
+    assert f"start:{start}</code>" in check and f"1:{view['rounds'][0]['head']}</code>" in check
     script_page = client.get("/check_match.py")
     assert script_page.status_code == 200
     assert script_page.get_data(as_text=True) == SCRIPT.read_text(encoding="utf-8")
@@ -429,6 +430,23 @@ def test_verify_in_python_names_rounds_and_seats(svc: Referee) -> None:
     first = document["proof"][0]
     assert [(f.code, f.round, f.seat) for f in report.findings] == [
         ("receipt/mismatch", first["round"], first["seat"])
+    ]
+    # the match file's own part edited: the set-up the chain's start holds is not its
+    document = json.loads(json.dumps(svc.export(played.match_id)))
+    document["players"][0]["garnets"] += 1
+    document["name"] = "Renamed"
+    found = verify_export(document).findings
+    assert [(f.code, f.line()) for f in found] == [
+        (
+            "start/differs",
+            "start: the file's name is 'Renamed', but the chain's start holds "
+            f"{svc.state(played.match_id).match.name!r}",
+        ),
+        (
+            "file/differs",
+            "match file: the match file's 'players' are not what the chain's "
+            "set-up and the file's proof make: the file was changed after it was exported",
+        ),
     ]
     # another seed deals other hands: the rules refuse the orders from round 1 on
     played = play(svc, "forks-2e")
