@@ -2,8 +2,8 @@
 
 A backup holds, for every match, its row (token hashes, settings and seed
 included), its seats, its rounds (deadlines, results) and its orders (salts,
-receipts, revisions), and its notification rows (webhook and reminders, seats'
-addresses, the outbox), column by column, as stored. It is read in one
+receipts, revisions), its notification rows (webhook and reminders, seats'
+addresses, the outbox) and its hash chain, column by column, as stored. It is read in one
 transaction, so it is consistent even while the server runs (on PostgreSQL a
 REPEATABLE READ snapshot; on SQLite the transaction's lock).
 
@@ -38,6 +38,7 @@ from sqlmodel import Session, SQLModel
 from referee.db import is_postgres, transaction
 from referee.errors import RuleError
 from referee.models import (
+    ChainEntry,
     Contact,
     Episode,
     LedgerEntry,
@@ -67,6 +68,8 @@ TABLES: dict[str, type[SQLModel]] = {
     "notify": MatchNotify,
     "contacts": Contact,
     "outbox": Message,
+    # issue 27: a match's hash chain (a backup written before has none: restored as none)
+    "chain": ChainEntry,
 }
 # issue 15: every season, under "seasons" (a backup written before them has none):
 # part of a season's entry -> its table

@@ -149,6 +149,40 @@ def export_cmd(match_id: str, output: str | None) -> None:
         click.echo(text, nl=False)
 
 
+@main.command("verify")
+@click.argument("file_", metavar="FILE")
+@click.option(
+    "--head",
+    "heads",
+    multiple=True,
+    metavar="[ROUND:]HEX",
+    help="A head published earlier (a post, a chat), which must be one of the file's; "
+    "ROUND:HEX (or start:HEX) says whose head it was. Repeat it for several.",
+)
+def verify_cmd(file_: str, heads: tuple[str, ...]) -> None:
+    """Check an exported match (`referee export`) offline: the seed against its
+    digest, every receipt against its salt and order, that the orders re-resolve
+    to the published results, that the hash chain recomputes, and that every
+    --head is one of its heads (docs/verify.md). Exit 0 when all hold, 1 with one
+    line per problem (naming its round and seat), 2 for a file that is not an
+    export."""
+    from referee.verify import verify_export
+
+    doc = read_json(file_)
+    try:
+        report = verify_export(doc, heads)
+    except RuleError as exc:
+        fail(exc, file_)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    for finding in report.findings:
+        click.echo(finding.line())
+    if report.findings:
+        click.echo(f"{file_}: {len(report.findings)} problem(s) ({report.summary()})", err=True)
+        sys.exit(1)
+    click.echo(f"{file_}: every check holds ({report.summary()})")
+
+
 @main.command("close-due")
 def close_due_cmd() -> None:
     """Close every round whose deadline has passed (safe from cron on several machines)."""

@@ -17,6 +17,12 @@ from typing import Any
 
 from referee.errors import Problem, RuleError
 
+# the keys the service's export adds to a game's match file, which no game's
+# contract defines and every game's reader passes over (they change no result):
+# the match's name, the seed's digest, and (issue 27) the match's hash chain and,
+# after the end, each order's salt and receipt (docs/verify.md)
+EXPORT_KEYS = ("seed_sha256", "name", "chain", "proof")
+
 
 def seed_digest(seed: str) -> str:
     """The lowercase SHA-256 hex digest of a seed, as published from the start."""
@@ -73,16 +79,17 @@ def match_object(doc: object) -> Mapping[str, Any]:
 
 def frame_problems(doc: Mapping[str, Any], ruleset: str, keys: Sequence[str]) -> list[Problem]:
     """The problems with a match file's frame, in this order: each top-level key
-    not among ``keys`` (``match/unknown_key``), then a ``ruleset`` other than
-    ``ruleset`` (``match/unknown_ruleset``)."""
+    not among ``keys`` nor :data:`EXPORT_KEYS` (``match/unknown_key``), then a
+    ``ruleset`` other than ``ruleset`` (``match/unknown_ruleset``)."""
+    known = [*keys, *(k for k in EXPORT_KEYS if k not in keys)]
     problems = [
         Problem(
             "match/unknown_key",
-            f"the match file has the key {str(key)!r}; its keys are {', '.join(keys)}",
+            f"the match file has the key {str(key)!r}; its keys are {', '.join(known)}",
             str(key),
         )
         for key in doc
-        if key not in keys
+        if key not in known
     ]
     if doc.get("ruleset") != ruleset:
         problems.append(

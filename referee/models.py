@@ -109,6 +109,23 @@ class Order(SQLModel, table=True):
     refused: list[dict[str, str]] | None = Field(default=None, sa_column=Column(JSON))
 
 
+class ChainEntry(SQLModel, table=True):
+    """One entry of a match's hash chain (issue 27, :mod:`referee.chain`): the
+    start, written with the match, then one per closed round, written by the
+    close. Append-only: never updated nor deleted; a fix of a stored round is a
+    new entry (a ``correction``). A match stored before 0011 has none."""
+
+    __tablename__ = "chain_entry"
+
+    match_id: str = Field(foreign_key="match.id", primary_key=True, max_length=32)
+    position: int = Field(primary_key=True)  # 0 (the start), 1, 2... in the order written
+    kind: str = Field(max_length=20)  # "start", "round" (later "correction")
+    round_number: int | None = None  # the round a round (or correction) entry is of
+    body: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    head: str = Field(max_length=64)  # SHA-256 of the body's canonical JSON
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 # ---- notifications (issue 14) -------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Where the bundled folders are: ``templates/``, ``static/`` and ``seeds/``.
+"""Where the bundled folders are: ``templates/``, ``static/``, ``seeds/`` and
+``scripts/`` (of which a wheel carries only ``check_match.py``, issue 27).
 
 They live at the top of the repository, next to ``referee/``. A wheel carries
 them inside the package, as ``referee/_bundled/<name>`` (pyproject.toml maps
@@ -13,7 +14,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
-Bundled = Literal["templates", "static", "seeds"]
+Bundled = Literal["templates", "static", "seeds", "scripts"]
 
 _CHECKOUT = Path(__file__).resolve().parents[1]
 

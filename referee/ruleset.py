@@ -469,6 +469,15 @@ class Ruleset(ABC):
         return {}
 
 
+def public_result(rules: Ruleset, state: GameState) -> JSON:
+    """The game's result as the public sees it in ``state``, before any full
+    reveal: the public view's ``result`` (:func:`referee.views.view_for`), whose
+    digest each round's entry of the match's chain holds (issue 27,
+    :mod:`referee.chain`). No seat's options are in it, so it is the same
+    whether the next step has opened or not."""
+    return rules.view(state, Viewer.public(), revealed=False, open_step=None)["result"]
+
+
 def schemas_beside(module_file: str) -> dict[str, JSON]:
     """The ``schemas`` of the ``openapi.json`` beside ``module_file`` (a
     ruleset adapter's ``__file__``): what its :meth:`Ruleset.openapi_components`

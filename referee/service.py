@@ -45,11 +45,26 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from referee import clocks
+from referee import chain, clocks
+from referee.chain import Head as ChainHead
+
+# moved to referee.chain (issue 27); still importable from here
+from referee.chain import canonical_json as canonical_json
+from referee.chain import receipt_for as receipt_for
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
 from referee.matchfile import seed_digest
-from referee.models import Contact, Match, MatchNotify, Message, Order, Round, Seat, utcnow
+from referee.models import (
+    ChainEntry,
+    Contact,
+    Match,
+    MatchNotify,
+    Message,
+    Order,
+    Round,
+    Seat,
+    utcnow,
+)
 from referee.names import name_fault
 from referee.notify import compose
 from referee.notify.checks import (
@@ -63,7 +78,16 @@ from referee.notify.checks import (
 from referee.notify.config import NotifyConfig
 from referee.notify.reminders import next_reminder
 from referee.orderschema import check_against_schema
-from referee.ruleset import DEFAULT_RULESET, GameState, Ruleset, Setup, Step, get_ruleset
+from referee.ruleset import (
+    DEFAULT_RULESET,
+    GameState,
+    Ruleset,
+    Setup,
+    Step,
+    Viewer,
+    get_ruleset,
+    public_result,
+)
 from referee.text import check_text
 
 # the settings of every match, whatever its game (a game adds its own)
@@ -218,10 +242,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _order_row(
     match_id: str, number: int, seat: int, order: Any, host_entered: bool, now: datetime
 ) -> dict[str, Any]:
@@ -238,11 +258,6 @@ def _order_row(
         "submitted_at": now,
         "first_sent_at": now,  # kept by a replacement (the upserts do not set it again)
     }
-
-
-def receipt_for(order: Any, salt: str) -> str:
-    """The commitment of an order: SHA-256 of ``salt:canonical-json(order)``."""
-    return hashlib.sha256(f"{salt}:{canonical_json(order)}".encode()).hexdigest()
 
 
 def setting_keys(rules: Ruleset) -> list[str]:
@@ -346,6 +361,9 @@ class MatchState:
     rounds: list[Round]  # the rounds opened so far, in order
     orders: list[Order]
     ruleset: Ruleset = field(repr=False)
+    # the heads of the match's hash chain (issue 27), in order; [] for a match
+    # stored before chains (its pages say it has none)
+    chain: list[ChainHead] = field(default_factory=list)
 
     @property
     def setup(self) -> Setup:
@@ -377,6 +395,15 @@ class MatchState:
     def orders_of(self, number: int) -> dict[int, Order]:
         return {o.seat: o for o in self.orders if o.round_number == number}
 
+    @property
+    def chain_head(self) -> str | None:
+        """The latest head of the match's chain (None: it has no chain)."""
+        return self.chain[-1].head if self.chain else None
+
+    def round_heads(self) -> dict[int, str]:
+        """Each closed round's own head: that of the entry its close wrote."""
+        return {h.round: h.head for h in self.chain if h.kind == chain.ROUND and h.round}
+
 
 @dataclass(frozen=True)
 class Preview:
@@ -393,6 +420,11 @@ def _base_only(settings: MatchNotify, contacts: Mapping[int, Contact]) -> bool:
     """A match's notify row that only records the base of its links: no
     webhook, and no seat has given (or stopped) an address yet."""
     return not settings.webhook_url and not contacts
+
+
+def game_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A match's settings without the service's (which the host may change)."""
+    return {k: v for k, v in settings.items() if k not in SERVICE_SETTINGS}
 
 
 def setup_of(match_setup: dict[str, Any], seats: Iterable[Any]) -> Setup:
@@ -511,7 +543,19 @@ class Referee:
                 .order_by(col(Order.round_number), col(Order.seat))
             )
         )
-        return MatchState(match, seats, rounds, orders, get_ruleset(match.ruleset))
+        heads = session.exec(
+            select(ChainEntry.position, ChainEntry.kind, ChainEntry.round_number, ChainEntry.head)
+            .where(ChainEntry.match_id == match.id)
+            .order_by(col(ChainEntry.position))
+        )
+        return MatchState(
+            match,
+            seats,
+            rounds,
+            orders,
+            get_ruleset(match.ruleset),
+            [ChainHead(*row) for row in heads],
+        )
 
     def state(self, match_id: str) -> MatchState:
         """The match as stored now (after closing its round if its deadline passed)."""
@@ -707,21 +751,33 @@ class Referee:
             created_at=self.clock(),
         )
         clock = clocks.Clock.of(checked.get("clock"))
+        seats = [
+            Seat(
+                match_id=match.id,
+                seat=p["seat"],
+                name=p["name"],
+                garnets=p["garnets"],
+                data={k: v for k, v in p.items() if k not in _SEAT_COLUMNS},
+                token_hash=token_hash(tokens[p["seat"]]),
+                clock_bank=clock.bank if clock is not None else None,
+            )
+            for p in checked_setup.players
+        ]
         with transaction(self.engine) as session:
             session.add(match)
             session.flush()
-            for p in checked_setup.players:
-                session.add(
-                    Seat(
-                        match_id=match.id,
-                        seat=p["seat"],
-                        name=p["name"],
-                        garnets=p["garnets"],
-                        data={k: v for k, v in p.items() if k not in _SEAT_COLUMNS},
-                        token_hash=token_hash(tokens[p["seat"]]),
-                        clock_bank=clock.bank if clock is not None else None,
-                    )
-                )
+            session.add_all(seats)
+            # the chain's first entry (issue 27): the set-up as it will always read
+            start = chain.start_body(
+                match_id=match.id,
+                name=match.name,
+                ruleset=match.ruleset,
+                players=setup_of(match.setup, seats).players,
+                setup=match.setup,
+                settings=game_settings(match.settings),
+                seed_sha256=match.seed_sha256,
+            )
+            self._append_entry(session, match.id, 0, start)
             secret = self._notify_rows(session, match.id, wanted, self._base_url(base_url))
             session.flush()
             if secret is not None or wanted.emails:
@@ -733,6 +789,23 @@ class Referee:
             if checked.get("auto_open"):
                 self._open_next(session, match, self.clock())
         return Created(match.id, host_token, tokens, match.seed_sha256, secret)
+
+    @staticmethod
+    def _append_entry(
+        session: Session, match_id: str, position: int, body: dict[str, Any], number: int = 0
+    ) -> ChainHead:
+        """Append an entry to a match's chain in the caller's transaction (which
+        creates the match or holds its lock): never an update of one."""
+        entry = ChainEntry(
+            match_id=match_id,
+            position=position,
+            kind=body["kind"],
+            round_number=number or None,
+            body=body,
+            head=chain.entry_head(body),
+        )
+        session.add(entry)
+        return ChainHead(position, entry.kind, entry.round_number, entry.head)
 
     @staticmethod
     def _with_schedule(settings: object, schedule: object) -> object:
@@ -888,7 +961,7 @@ class Referee:
         targets = self._targets(session, match.id)
         if targets is not None:
             opened = MatchState(
-                match, state.seats, [*state.rounds, rnd], state.orders, state.ruleset
+                match, state.seats, [*state.rounds, rnd], state.orders, state.ruleset, state.chain
             )
             view = self._public_view(opened)
             self._enqueue(session, match.id, compose.round_opened(view, targets, number))
@@ -914,7 +987,6 @@ class Referee:
 
     @staticmethod
     def _public_view(state: MatchState) -> dict[str, Any]:
-        from referee.ruleset import Viewer
         from referee.views import view_for  # views reads this module's types
 
         return view_for(state, Viewer.public())
@@ -1219,7 +1291,6 @@ class Referee:
     def _host_view_in(self, conn: Any, match_id: str) -> dict[str, Any]:
         """The host's view of the match as it is in the caller's transaction on
         ``conn``: all a host-entered order may be checked against on entry."""
-        from referee.ruleset import Viewer
         from referee.views import view_for  # views reads this module's types
 
         with Session(bind=conn) as session:
@@ -1533,6 +1604,8 @@ class Referee:
         rnd.closed_at = now
         rnd.closed_by = by
         rnd.remind_at = None
+        if state.chain:  # (a match stored before chains gets none: see migration 0011)
+            state.chain.append(self._chain_round(session, state, rnd))
         after = GameState(state.setup, match.settings, rnd.number, rnd.result)
         if state.ruleset.next_step(after) is None:
             match.finished = True
@@ -1551,6 +1624,23 @@ class Referee:
             self._enqueue(session, match.id, messages)
         if match.settings.get("auto_open") and not match.finished and match.paused_at is None:
             self._open_next(session, match, now)
+
+    def _chain_round(self, session: Session, state: MatchState, rnd: Round) -> ChainHead:
+        """Append the entry of ``rnd``, closing now, to the match's chain: its
+        acting seats, the receipts of the orders used (a host-entered order
+        refused at the close was not), and the digest of the game's public
+        result after it, as the public view shows it (:func:`public_result`)."""
+        used = {s: o for s, o in state.orders_of(rnd.number).items() if not o.refused}
+        after = GameState(state.setup, state.match.settings, rnd.number, rnd.result)
+        body = chain.round_body(
+            state.chain[-1].head,
+            number=rnd.number,
+            acting=rnd.acting,
+            receipts={s: o.receipt for s, o in used.items()},
+            host_entered=[s for s, o in used.items() if o.host_entered],
+            result_sha256=chain.result_digest(public_result(state.ruleset, after)),
+        )
+        return self._append_entry(session, state.match.id, len(state.chain), body, rnd.number)
 
     @staticmethod
     def _check_entered(session: Session, state: MatchState, rnd: Round) -> None:
@@ -1943,14 +2033,54 @@ class Referee:
         seed published at the end can be checked against it. ``name`` is the
         match's name, for people: like ``seed_sha256`` it is a key docs/contracts/<game>/FORMAT.md
         does
-        not name, which ``referee resolve --file`` reads past (it changes no result)."""
+        not name, which ``referee resolve --file`` reads past (it changes no result).
+
+        Issue 27: ``chain`` is the match's hash chain, every entry's body and
+        head (none for a match stored before chains), and once the match has
+        finished ``proof`` lists each order used in a closed round with its salt
+        and receipt, so that ``referee verify`` (docs/verify.md) checks the file
+        offline. Every game's file reader passes over both keys as it does
+        ``name`` (:data:`referee.matchfile.EXPORT_KEYS`)."""
         state = self.state(match_id)
         document = self._closed_document(state)
         if not state.match.finished:
             document["seed"] = None
         document["seed_sha256"] = state.match.seed_sha256
         document["name"] = state.match.name
+        entries = self._chain_entries(match_id)
+        if entries:
+            document["chain"] = [{"body": e.body, "head": e.head} for e in entries]
+        if state.match.finished:
+            document["proof"] = self._proof(state)
         return document
+
+    def _chain_entries(self, match_id: str) -> list[ChainEntry]:
+        """A match's chain, every entry in order (bodies included)."""
+        with read(self.engine) as session:
+            return list(
+                session.exec(
+                    select(ChainEntry)
+                    .where(ChainEntry.match_id == match_id)
+                    .order_by(col(ChainEntry.position))
+                )
+            )
+
+    @staticmethod
+    def _proof(state: MatchState) -> list[dict[str, Any]]:
+        """Each order used in a closed round (the match file's orders: not a
+        host-entered one refused at its close), with its salt and receipt."""
+        closed = {r.number for r in state.rounds if r.status == "closed"}
+        return [
+            {
+                "round": o.round_number,
+                "seat": o.seat,
+                "order": o.payload,
+                "salt": o.salt,
+                "receipt": o.receipt,
+            }
+            for o in state.orders
+            if o.round_number in closed and not o.refused
+        ]
 
     def document(self, match_id: str) -> Any:
         """The match file of every closed round with its seed, whatever the

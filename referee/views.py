@@ -19,6 +19,9 @@ from its output, never from the stored rows, so nothing sealed can leak.
 - After the host's full reveal, everything is public, salts included:
   :func:`revealed_orders` lists, from a view, every order with what anyone
   needs to check its receipt.
+- The heads of the match's hash chain are public as they come (issue 27,
+  :mod:`referee.chain`): ``chain_head``, the latest, and each closed round's
+  ``head``; they commit to receipts, never to a sealed order's content.
 - ``version`` is a digest of the rest of the view, so it moves only when
   something this viewer may see has changed (a replaced sealed order moves no
   one's version but its sender's).
@@ -64,6 +67,7 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
     setup = state.setup
     revealed = match.revealed
 
+    heads = state.round_heads()
     # the rounds opened so far, then those the game knows are still to come
     steps: list[tuple[Step, Round | None]] = [(step_of(r), r) for r in state.rounds]
     steps += [(step, None) for step in state.upcoming()]
@@ -89,6 +93,8 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
                 if stored
                 else None
             ),
+            # the head of the chain once this round closed (issue 27): public
+            "head": heads.get(number),
         }
         closed = stored is not None and stored.status == "closed"
         if closed or viewer.kind == "host":
@@ -124,6 +130,9 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         # a match stored before a service setting existed has its default (auto_open)
         "settings": {**SERVICE_SETTINGS, **match.settings},
         "seed_sha256": match.seed_sha256,
+        # the latest head of the match's hash chain (issue 27; None: a match stored
+        # before chains, which has none): docs/verify.md
+        "chain_head": state.chain_head,
         "created_at": _iso(match.created_at),
         "paused": match.paused_at is not None,
         "finished": match.finished,

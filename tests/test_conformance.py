@@ -24,7 +24,8 @@ What is checked:
   acting seats;
 - a match played through the service (SQLite and PostgreSQL) finishes, its
   export before the end has no seed and does not resolve, and at the end
-  ``recheck`` finds nothing and the export resolves to the stored result;
+  ``recheck`` finds nothing, the export resolves to the stored result and
+  ``referee verify`` finds its chain, receipts and results sound;
 - no view shows a sealed order: see :func:`test_no_view_shows_a_sealed_order`;
 - no view shows a seat's private state to another seat: see
   :func:`test_private_state_reaches_at_most_one_seat` and
@@ -71,6 +72,7 @@ from referee.ruleset import (
     ruleset_names,
 )
 from referee.service import Referee, check_settings, step_of
+from referee.verify import verify_export
 from referee.views import preview_for, view_for
 
 SEED = "conformance-seed"
@@ -641,6 +643,10 @@ def test_a_match_played_through_the_service_resolves_from_its_export(
     assert get_ruleset(game.name).resolve(exported, details=True) == stored
     json.dumps(game.rules.resolve(exported))
     assert game.rules.summary(exported).strip()
+    # its hash chain and proof check, through the game's interface alone (issue 27)
+    checked = verify_export(exported)
+    assert [f.line() for f in checked.findings] == []
+    assert checked.rounds == len(state.rounds) and checked.heads == len(state.rounds) + 1
     public = view_for(state, Viewer.public())
     for fmt in ("markdown", "bbcode"):
         post = game.rules.post(public, fmt)

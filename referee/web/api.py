@@ -243,6 +243,13 @@ def _game_schemas(base: dict[str, Any], rules: Ruleset, prefix: str) -> dict[str
         "oneOf": bodies,
     }
 
+    # an export is the game's match file with the keys every export adds (issue 27):
+    # a game's own MatchFile, which may allow no other key, has them too
+    match_file = out.get(prefix + "MatchFile")
+    if isinstance(match_file, dict) and "properties" in match_file:
+        added = base["ExportKeys"]["properties"]
+        match_file["properties"] = {**added, **match_file["properties"]}
+
     view = base["ViewShared"]
     game = out.get(prefix + "View", {})
     properties = {**view["properties"], **game.get("properties", {})}

@@ -132,6 +132,7 @@ SHARED_VIEW_KEYS = frozenset(
         "players",
         "settings",
         "seed_sha256",
+        "chain_head",
         "created_at",
         "paused",
         "finished",

@@ -45,6 +45,7 @@ from forms.match import create_match_form, setting_field_name
 from forms.notify import LinkRequestForm
 from referee.errors import Problem, RuleError
 from referee.notify.checks import check_email
+from referee.resources import bundled_dir
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
 from referee.views import revealed_orders, view_for
@@ -678,6 +679,42 @@ def post(match_id: str) -> ResponseReturnValue:
     state = referee().state(match_id)
     text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
     return Response(text, mimetype="text/plain")
+
+
+@bp.get("/matches/<match_id>/check")
+def check_page(match_id: str) -> ResponseReturnValue:
+    """How anyone checks this match (issue 27, docs/verify.md): its chain heads
+    so far and the exact commands, with the standalone script's address."""
+    state = referee().state(match_id)
+    view = view_for(state, Viewer.public())
+    titles = {r["number"]: r["title"] for r in view["rounds"]}
+    heads = [
+        {
+            "label": "start" if h.kind == "start" else str(h.round),
+            "title": "the start" if h.kind == "start" else titles.get(h.round or 0, ""),
+            "head": h.head,
+        }
+        for h in state.chain
+    ]
+    return render_template(
+        "public/check.html",
+        view=view,
+        heads=heads,
+        script_url=external_url("public.check_script"),
+        page_url=external_url("public.match_page", match_id=match_id),
+    )
+
+
+@bp.get("/check_match.py")
+def check_script() -> ResponseReturnValue:
+    """The standalone check of an export (scripts/check_match.py): Python's
+    standard library only, short enough to read before running it."""
+    text = (bundled_dir("scripts") / "check_match.py").read_text(encoding="utf-8")
+    return Response(
+        text,
+        mimetype="text/x-python",
+        headers={"Content-Disposition": 'attachment; filename="check_match.py"'},
+    )
 
 
 @bp.get("/games/<game>/rules")

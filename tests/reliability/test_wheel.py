@@ -110,8 +110,8 @@ def test_the_wheel_is_imported_from_the_venv_with_its_bundled_folders(
     installed: Installed,
 ) -> None:
     code = (
-        "import json, referee, referee.resources as r; print(json.dumps("
-        "[referee.__file__, *(str(r.bundled_dir(n)) for n in ('templates', 'static', 'seeds'))]))"
+        "import json, referee, referee.resources as r; print(json.dumps([referee.__file__, "
+        "*(str(r.bundled_dir(n)) for n in ('templates', 'static', 'seeds', 'scripts'))]))"
     )
     paths = json.loads(
         run([str(installed.bin / "python"), "-c", code], installed.work, installed.env)
@@ -121,8 +121,15 @@ def test_the_wheel_is_imported_from_the_venv_with_its_bundled_folders(
         assert Path(path).is_relative_to(venv), path
         assert not Path(path).is_relative_to(REPO), path
     assert paths[1:] == [
-        str(Path(paths[0]).parent / "_bundled" / n) for n in ("templates", "static", "seeds")
+        str(Path(paths[0]).parent / "_bundled" / n)
+        for n in ("templates", "static", "seeds", "scripts")
     ]
+    # the standalone check a match page offers (issue 27), and nothing else of scripts/
+    scripts = Path(paths[4])
+    assert (scripts / "check_match.py").read_text(encoding="utf-8") == (
+        REPO / "scripts" / "check_match.py"
+    ).read_text(encoding="utf-8")
+    assert not (scripts / "test.sh").exists()
 
 
 def test_the_wheel_resolves_a_match_file_and_checks_a_bundled_map(
@@ -152,6 +159,8 @@ def test_the_wheel_serves_pages_static_files_and_pictures(
             (seat, "text/html"),
             ("/static/style.css", "text/css"),
             (f"{public}/map.png", "image/png"),
+            (f"{public}/check", "text/html"),  # how to check the match (issue 27)
+            ("/check_match.py", "text/x-python"),
         ]:
             with urllib.request.urlopen(base + path, timeout=60) as resp:
                 body = resp.read()

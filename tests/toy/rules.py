@@ -1,5 +1,5 @@
 """High Card, the toy game's rules: pure functions of JSON, no referee import
-but the shared error type and the seed check.
+but the shared error type, the seed check and the keys an export adds.
 
 Rules (docs/adding-a-game.md walks through them):
 
@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.errors import Problem, RuleError
-from referee.matchfile import check_seed
+from referee.matchfile import EXPORT_KEYS, check_seed
 from referee.names import name_fault
 
 RULESET = "toy"
@@ -265,8 +265,8 @@ def _take(state: dict[str, Any], seat: int, card: int, step: int | None, double:
 # ---- the match file ----------------------------------------------------------
 
 FILE_KEYS = frozenset(
-    {"ruleset", "players", "hand_size", "settings", "seed", "seed_sha256", "orders"}
-    | {"host_entered", "name"}
+    {"ruleset", "players", "hand_size", "settings", "seed", "orders", "host_entered"}
+    | set(EXPORT_KEYS)
 )
 
 

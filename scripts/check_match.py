@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Check an exported match (`referee export`) with Python's standard library
+alone: the seed against its digest, each order's receipt against its salt and
+against the receipt the hash chain holds, the chain's links and heads, and that
+every --head given (copied from an earlier post) is one of its heads. It does not
+replay the game's rules: `referee verify FILE` does that as well. The
+construction is in docs/verify.md.
+
+    python3 check_match.py MATCH.json [--head [ROUND:]HEX ...]
+
+Exit 0 when everything holds, 1 with one line per problem, 2 for a file that
+cannot be read as an export.
+"""
+
+import argparse
+import hashlib
+import json
+import sys
+
+
+def sha256(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def canonical(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def check(match, wanted):
+    problems, prev, heads, held = [], None, {}, {}
+    if not match.get("chain"):
+        problems.append("chain: this file has no chain (a match stored before chains)")
+    if match.get("seed") is not None and sha256(match["seed"]) != match["seed_sha256"]:
+        problems.append("seed: its SHA-256 is not the published seed_sha256")
+    for i, entry in enumerate(match.get("chain") or []):
+        body = entry["body"]
+        label = str(body["round"]) if body["kind"] == "round" else body["kind"]
+        place = f"round {label}" if body["kind"] == "round" else f"{label} (chain entry {i})"
+        if body["prev"] != prev:
+            problems.append(f"{place}: its prev is not the head of the entry before it")
+        prev = sha256(canonical(body))
+        if prev != entry["head"]:
+            problems.append(f"{place}: its stored head {entry['head']} recomputes to {prev}")
+        heads[label] = prev
+        if body["kind"] == "start" and body["seed_sha256"] != match["seed_sha256"]:
+            problems.append(f"{place}: its seed_sha256 is not the file's")
+        if body["kind"] == "round":
+            held.update({(body["round"], int(s)): r for s, r in body["receipts"].items()})
+    proof = {(o["round"], o["seat"]): o for o in match.get("proof") or []}
+    for (number, seat), o in sorted(proof.items()):
+        place = f"round {number}, seat {seat}"
+        if sha256(f"{o['salt']}:{canonical(o['order'])}") != o["receipt"]:
+            problems.append(f"{place}: its order and salt do not hash to its receipt")
+        if held.get((number, seat)) != o["receipt"]:
+            problems.append(f"{place}: its receipt is not the one the chain holds")
+    if "proof" in match:
+        for number, seat in sorted(set(held) - set(proof)):
+            problems.append(f"round {number}, seat {seat}: the chain holds a receipt, no order")
+    for value in wanted:
+        label, _, head = value.strip().lower().rpartition(":")
+        found = heads.get(label) == head if label else head in heads.values()
+        if not found:
+            problems.append(f"--head {value}: not one of this match's heads")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--head", action="append", default=[], metavar="[ROUND:]HEX")
+    args = parser.parse_args()
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            problems = check(json.load(f), args.head)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"error: {args.file} cannot be read as an export: {exc!r}", file=sys.stderr)
+        sys.exit(2)
+    for line in problems:
+        print(line)
+    print(f"{args.file}: {len(problems) or 'no'} problem(s)", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
