@@ -68,6 +68,13 @@ def verify_export(doc: object, wanted: Sequence[str] = ()) -> Report:
     """Check an export (``referee export``'s file) and the heads ``wanted``
     (``HEX``, ``ROUND:HEX`` or ``start:HEX``, e.g. copied from old posts)."""
     doc = match_object(doc)
+    if "seed_sha256" not in doc:  # every export has it, a chain or not
+        raise RuleError.single(
+            "match/not_export",
+            "this file is not an export of a stored match (`referee export`, or the host's "
+            "\"Download the match file\"): it has no 'seed_sha256'",
+            "seed_sha256",
+        )
     rules = ruleset_named_in(doc)
     bad = [w for w in wanted if chain.parse_wanted(w) is None]
     if bad:

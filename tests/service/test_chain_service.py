@@ -305,6 +305,8 @@ def test_bad_files_exit_2(svc: Referee, tmp_path: Path) -> None:
         "not-json": "{",
         "a-list": [],
         "unknown-game": {**good, "ruleset": "chess"},
+        "not-an-export": {k: v for k, v in good.items() if k != "seed_sha256"},
+        "any-object": {"x": 1},
         "chain-not-a-list": {**good, "chain": {"head": "x"}},
         "entry-without-head": {**good, "chain": [{"body": good["chain"][0]["body"]}]},
         "proof-not-a-list": {**good, "proof": "salty"},
@@ -317,7 +319,9 @@ def test_bad_files_exit_2(svc: Referee, tmp_path: Path) -> None:
         out = verify(path)
         assert out.exit_code == 2, (name, out.output)
         assert "was refused" in out.stderr
-        if name in ("not-json", "a-list", "entry-without-head"):
+        if name in ("not-an-export", "any-object"):
+            assert "[match/not_export]" in out.stderr, out.stderr
+        if name in ("not-json", "a-list", "entry-without-head", "not-an-export", "any-object"):
             assert script(path).returncode == 2, name
     path = tmp_path / "good.json"
     path.write_text(json.dumps(good), encoding="utf-8")
