@@ -35,6 +35,7 @@ CHAIN_VERSION = "referee-chain/1"
 START, ROUND, CORRECTION = "start", "round", "correction"
 KINDS = (START, ROUND, CORRECTION)
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 SHORT = 12  # hex digits of a head shown for people (the full value beside it)
 
 
@@ -264,8 +265,10 @@ def check_chain(entries: Sequence[Entry]) -> list[Finding]:
 
 def parse_wanted(value: str) -> tuple[int | str | None, str] | None:
     """A ``--head`` value: ``HEX``, ``ROUND:HEX`` or ``start:HEX`` (64 hex
-    digits, any case), as (round, start or None; the head); None when it is none."""
-    text = value.strip()
+    digits, any case), as (round, start or None; the head); None when it is none.
+    Invisible characters a forum or chat may slip into a copied value (zero-width
+    spaces and joiners, a byte-order mark) are left out."""
+    text = INVISIBLE.sub("", value).strip()
     where: int | str | None = None
     if ":" in text:
         label, _, text = text.partition(":")

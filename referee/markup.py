@@ -26,13 +26,19 @@ becomes markup:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 import bbcode  # type: ignore[import-untyped]
 from markdown_it import MarkdownIt
+
+from referee.chain import HEX64, SHORT
+
+if TYPE_CHECKING:
+    from referee.ruleset import Ruleset
 
 # what one line of user text may not hold: line breaks, other control characters
 # and the line/paragraph separators become a space; bidi controls are dropped
@@ -144,6 +150,33 @@ class Markup:
     def document(self, blocks: list[str]) -> str:
         """The post: its blocks (empty ones left out), a blank line between two."""
         return "\n\n".join(b.strip("\n") for b in blocks if b.strip()) + "\n"
+
+
+def chain_block(view: Mapping[str, Any], fmt: str) -> str | None:
+    """A post's last block (issue 27): the match's latest chain head, short and
+    whole (``ROUND:HEX``, as ``referee verify --head`` takes it), so that every
+    post is a witness of the record as it stood (docs/verify.md); None for a
+    match stored before chains."""
+    head = view.get("chain_head")
+    if not isinstance(head, str) or not HEX64.match(head):
+        return None
+    closed = [r for r in view.get("rounds") or [] if r.get("head") == head]
+    label = str(closed[-1]["number"]) if closed else "start"
+    where = f"after round {label}" if closed else "at the start"
+    m = Markup(fmt)
+    # our own value (digits, hex, "start"), put in code as itself: escaping
+    # would slip an invisible joiner before its colon into what people copy
+    whole = f"`{label}:{head}`" if fmt == "markdown" else f"[code]{label}:{head}[/code]"
+    return m.field("Chain head", f"{head[:SHORT]} ({where}), to keep: {whole}")
+
+
+def match_post(
+    ruleset: Ruleset, view: dict[str, Any], fmt: str, base_url: str | None = None
+) -> str:
+    """The forum post of a public view: the game's post, then the chain head."""
+    post = ruleset.post(view, fmt, base_url=base_url)
+    block = chain_block(view, fmt)
+    return post if block is None else Markup(fmt).document([post, block])
 
 
 def when(stamp: object) -> str | None:

@@ -53,6 +53,7 @@ from referee.chain import canonical_json as canonical_json
 from referee.chain import receipt_for as receipt_for
 from referee.db import read, transaction
 from referee.errors import Problem, RuleError
+from referee.markup import match_post
 from referee.matchfile import seed_digest
 from referee.models import (
     ChainEntry,
@@ -1617,7 +1618,7 @@ class Referee:
         if targets is not None:
             # ``state`` holds the session's own rows, so it already shows this close
             view = self._public_view(state)
-            post = state.ruleset.post(view, "markdown")
+            post = match_post(state.ruleset, view, "markdown")
             messages = compose.round_closed(view, targets, rnd.number, post)
             if match.finished:
                 messages += compose.match_ended(view, targets)

@@ -156,6 +156,10 @@ def test_published_heads_are_looked_for() -> None:
         (f"0:{H}", None),
         (f"x:{H}", None),
         (H[:-1], None),
+        # a forum's or chat's invisible characters in what was copied
+        (f"3\u2060:{H}\u200b", (3, H)),
+        (f"\ufeff{H[:10]}\u00ad{H[10:]}", (None, H)),
+        (f"3:{H}x", None),
     ],
 )
 def test_head_values(value: str, parsed: Any) -> None:

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
+from referee.markup import match_post
 from referee.models import Message
 from referee.notify.checks import SCHEDULE_KEYS
 from referee.notify.outbox import error_for_host
@@ -528,7 +529,7 @@ def post(match_id: str) -> Response:
     fmt = request.args.get("format", "markdown")
     check_post_format(fmt)
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
+    text = match_post(state.ruleset, view_for(state, Viewer.public()), fmt, base_url=base_url())
     return jsonify({"format": fmt, "post": text})
 
 

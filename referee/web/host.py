@@ -40,7 +40,7 @@ from forms.host import (
 )
 from forms.orders import choices
 from referee.errors import Problem, RuleError
-from referee.markup import to_html
+from referee.markup import match_post, to_html
 from referee.notify.outbox import error_for_host
 from referee.ruleset import Viewer
 from referee.views import preview_for, revealed_orders, view_for
@@ -543,7 +543,7 @@ def post(token: str) -> ResponseReturnValue:
         return _dashboard(token, match_id, action="post", exc=exc)
     state = referee().state(match_id)
     public = view_for(state, Viewer.public())
-    text = state.ruleset.post(public, fmt, base_url=base_url())
+    text = match_post(state.ruleset, public, fmt, base_url=base_url())
     return render_template(
         "host/post.html",
         token=token,

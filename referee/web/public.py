@@ -44,6 +44,7 @@ from forms.host import ActionForm
 from forms.match import create_match_form, setting_field_name
 from forms.notify import LinkRequestForm
 from referee.errors import Problem, RuleError
+from referee.markup import match_post
 from referee.notify.checks import check_email
 from referee.resources import bundled_dir
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
@@ -677,7 +678,7 @@ def post(match_id: str) -> ResponseReturnValue:
     fmt = request.args.get("format", "markdown")
     check_post_format(fmt, "format")
     state = referee().state(match_id)
-    text = state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url=base_url())
+    text = match_post(state.ruleset, view_for(state, Viewer.public()), fmt, base_url=base_url())
     return Response(text, mimetype="text/plain")
 
 

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from referee.demo import play_steps
-from referee.markup import to_html
+from referee.markup import match_post, to_html
 from referee.ruleset import Viewer, get_ruleset, ruleset_names
 from referee.service import Referee
 from referee.views import view_for
@@ -76,7 +76,14 @@ def post_text(svc: Referee, token: str, fmt: str) -> str:
     found = svc.find_token(token)
     assert found is not None
     state = svc.state(found[0])
-    return state.ruleset.post(view_for(state, Viewer.public()), fmt, base_url="http://localhost/")
+    view = view_for(state, Viewer.public())
+    text = match_post(state.ruleset, view, fmt, base_url="http://localhost/")
+    # the game's post, then the chain head to keep (issue 27), short and whole
+    head, number = view["chain_head"], max(r["number"] for r in view["rounds"] if r["head"])
+    assert text.startswith(state.ruleset.post(view, fmt, base_url="http://localhost/").rstrip())
+    assert text.rstrip().endswith(f"{number}:{head}" + ("`" if fmt == "markdown" else "[/code]"))
+    assert f"{head[:12]} (after round {number})" in text
+    return text
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
