@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.markup import match_post
 from referee.ruleset import Viewer
 from referee.rulesets.rocky_river.data import load_deck
 from referee.service import Referee
@@ -379,7 +380,7 @@ def test_forum_post_page(client: FlaskClient, svc: Referee) -> None:
     state = svc.state(links.match_id)
     for fmt in ("markdown", "bbcode"):
         html = page(client, f"{links.host}/post?format={fmt}")
-        text = state.ruleset.post(view_for(state, Viewer.public()), fmt, "http://localhost/")
+        text = match_post(state.ruleset, view_for(state, Viewer.public()), fmt, "http://localhost/")
         assert f'readonly spellcheck="false">{esc(text)}</textarea>' in html
         assert f"http://localhost/matches/{links.match_id}/map.png" in text
         assert "data-hand-card" not in html

@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.errors import RuleError
+from referee.markup import match_post
 from referee.ruleset import Viewer
 from referee.rulesets.rocky_river.data import MAPS_DIR
 from referee.rulesets.rocky_river.river_map import parse_map
@@ -385,7 +386,10 @@ def test_forum_post_as_plain_text(client: FlaskClient, svc: Referee) -> None:
         assert r.status_code == 200 and r.mimetype == "text/plain"
         public = view_for(state, Viewer.public())
         text = r.get_data(as_text=True)
-        assert text == state.ruleset.post(public, fmt, base_url="http://localhost/")
+        # the game's post, then the chain head to keep (issue 27)
+        assert text == match_post(state.ruleset, public, fmt, base_url="http://localhost/")
+        assert text.startswith(state.ruleset.post(public, fmt, base_url="http://localhost/"))
+        assert f"1:{public['chain_head']}" in text
         assert f"http://localhost/matches/{links['id']}/map.png" in text  # the map picture
     r = client.get(f"/matches/{links['id']}/post?format=pdf")
     assert r.status_code == 422
