@@ -84,14 +84,7 @@ def play(svc: Referee, game: str) -> Played:
 
 
 def entries(svc: Referee, mid: str) -> list[ChainEntry]:
-    with Session(svc.engine) as session:
-        return list(
-            session.exec(
-                select(ChainEntry)
-                .where(ChainEntry.match_id == mid)
-                .order_by(col(ChainEntry.position))
-            )
-        )
+    return svc._chain_entries(mid)  # the chain as stored, in order (what the export reads)
 
 
 def exported(svc: Referee, mid: str, tmp_path: Path) -> Path:
