@@ -17,8 +17,11 @@ exported match against it, ``scripts/check_match.py`` does the part that needs
 no game (seed, receipts, chain) with Python alone.
 
 A fix of a stored round never rewrites a published entry: a ``correction``
-entry (not written yet; its body is a round body plus ``"replaces"``, the head
-of the entry it corrects) is appended instead.
+entry is appended instead (``referee resolve MATCH_ID --fix``): its body is a
+round body with ``"replaces"``, the round's head before it, and the same
+orders (acting, sent, receipts, defaults) as the entry it corrects; only the
+result's digest may differ. A round's result is checked against its latest
+entry; the heads published before the fix stay heads of the chain.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 # the tag of this construction, in every start body: a later change of it is a new tag
@@ -130,14 +134,46 @@ def round_body(
     return body
 
 
+# what a correction must keep of the entry it corrects: a fix changes a result, never orders
+ORDER_KEYS = ("acting", "sent", "receipts", "host_entered", "defaulted")
+
+
+def correction_body(
+    prev: str,
+    replaces: str,
+    *,
+    number: int,
+    acting: Iterable[int],
+    receipts: Mapping[int, str],
+    host_entered: Iterable[int],
+    result_sha256: str,
+) -> dict[str, Any]:
+    """A fix of closed round ``number``'s stored result: a round body of the
+    same orders with ``"kind": "correction"`` and ``"replaces"``, the round's
+    head before it (its entry's, or its last correction's)."""
+    body = round_body(
+        prev,
+        number=number,
+        acting=acting,
+        receipts=receipts,
+        host_entered=host_entered,
+        result_sha256=result_sha256,
+    )
+    body["kind"] = CORRECTION
+    body["replaces"] = replaces
+    return body
+
+
 @dataclass(frozen=True)
 class Head:
-    """What a page shows of one entry: its place, kind, round and head."""
+    """What a page shows of one entry: its place, kind, round, head and when
+    it was written (None where not known)."""
 
     position: int
     kind: str
     round: int | None
     head: str
+    at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +219,28 @@ def named(entry: Entry, position: int) -> dict[str, Any]:
     """A finding's place for ``entry``: its round, or "start", or its position."""
     if entry.kind == ROUND and entry.round is not None:
         return {"round": entry.round}
+    if entry.kind == CORRECTION:
+        of = f"round {entry.round}'s" if entry.round is not None else "a"
+        return {"where": f"{of} correction (chain entry {position})"}
     return {"where": "start" if entry.kind == START else f"chain entry {position}"}
+
+
+def latest_by_round(entries: Sequence[Entry]) -> dict[int, Entry]:
+    """Each round's latest entry: its last correction, else its round entry."""
+    latest: dict[int, Entry] = {}
+    for entry in entries:
+        if entry.kind in (ROUND, CORRECTION) and entry.round is not None:
+            latest[entry.round] = entry
+    return latest
+
+
+def heads_by_round(entries: Sequence[Entry]) -> dict[int, list[str]]:
+    """Each round's heads, recomputed: its round entry's, then its corrections'."""
+    out: dict[int, list[str]] = {}
+    for entry in entries:
+        if entry.kind in (ROUND, CORRECTION) and entry.round is not None:
+            out.setdefault(entry.round, []).append(entry_head(entry.body))
+    return out
 
 
 def read_chain(raw: object) -> tuple[list[Entry], list[str]]:
@@ -210,12 +267,14 @@ def read_chain(raw: object) -> tuple[list[Entry], list[str]]:
 def check_chain(entries: Sequence[Entry]) -> list[Finding]:
     """Whether the chain recomputes: it opens with one start entry; each body
     names the head of the entry before it (``null`` for the first); round
-    entries count 1, 2, 3...; and each stored head is its body's digest (only
+    entries count 1, 2, 3...; a correction names its round's head before it and
+    keeps that round's orders; and each stored head is its body's digest (only
     the first entry where they differ is named: every later one differs too)."""
     found: list[Finding] = []
     prev: str | None = None
     number = 0
     first_bad_head = True
+    current: dict[int, tuple[Entry, str]] = {}  # each round's latest entry and its head
     for i, entry in enumerate(entries):
         place = named(entry, i)
         if (i == 0) != (entry.kind == START):
@@ -241,13 +300,7 @@ def check_chain(entries: Sequence[Entry]) -> list[Finding]:
                     )
                 )
         elif entry.kind == CORRECTION:
-            found.append(
-                Finding(
-                    "chain/correction",
-                    "a correction entry: this version of the referee does not check them",
-                    **place,
-                )
-            )
+            found += _check_correction(entry, current, place)
         recomputed = entry_head(entry.body)
         if recomputed != entry.head and first_bad_head:
             first_bad_head = False
@@ -260,7 +313,40 @@ def check_chain(entries: Sequence[Entry]) -> list[Finding]:
                 )
             )
         prev = recomputed
+        if entry.kind in (ROUND, CORRECTION) and entry.round is not None:
+            current[entry.round] = (entry, recomputed)
     return found
+
+
+def _check_correction(
+    entry: Entry, current: Mapping[int, tuple[Entry, str]], place: Mapping[str, Any]
+) -> list[Finding]:
+    """A correction fixes a closed round's result: it names that round's head
+    before it (``replaces``) and keeps its orders (:data:`ORDER_KEYS`)."""
+    if entry.round is None or entry.round not in current:
+        what = f"it corrects round {entry.body.get('round')!r}, which has not closed before it"
+        return [Finding("chain/correction_round", what, **place)]
+    replaced, head = current[entry.round]
+    if entry.body.get("replaces") != head:
+        return [
+            Finding(
+                "chain/correction_replaces",
+                f"it replaces {entry.body.get('replaces')}, but round {entry.round}'s head "
+                f"before it recomputes to {head}",
+                **place,
+            )
+        ]
+    changed = [k for k in ORDER_KEYS if entry.body.get(k) != replaced.body.get(k)]
+    if changed:
+        return [
+            Finding(
+                "chain/correction_orders",
+                f"it changes round {entry.round}'s {', '.join(changed)}: a correction fixes "
+                "a result, never the orders",
+                **place,
+            )
+        ]
+    return []
 
 
 def parse_wanted(value: str) -> tuple[int | str | None, str] | None:
@@ -285,10 +371,10 @@ def parse_wanted(value: str) -> tuple[int | str | None, str] | None:
 
 def check_heads(entries: Sequence[Entry], wanted: Iterable[str]) -> list[Finding]:
     """Whether each head published earlier (``--head``: :func:`parse_wanted`'s
-    forms) is one of the chain's recomputed heads (the one of its round, when
-    it names one)."""
+    forms) is one of the chain's recomputed heads (one of its round's, its
+    entry's or a correction's, when it names one)."""
     heads = [entry_head(e.body) for e in entries]
-    by_round = {e.round: h for e, h in zip(entries, heads, strict=True) if e.kind == ROUND}
+    by_round = heads_by_round(entries)
     start = heads[0] if entries and entries[0].kind == START else None
     found: list[Finding] = []
     for value in wanted:
@@ -308,15 +394,19 @@ def check_heads(entries: Sequence[Entry], wanted: Iterable[str]) -> list[Finding
                     )
                 )
             continue
-        mine = start if where == START else by_round.get(where if isinstance(where, int) else -1)
-        if mine == head:
+        if where == START:
+            mine = [start] if start else []
+        else:
+            mine = by_round.get(where if isinstance(where, int) else -1, [])
+        if head in mine:
             continue
         place: dict[str, Any] = {"where": START} if where == START else {"round": where}
         found.append(
             Finding(
                 "head/differs",
-                f"published with head {head}, but this file's is {mine or 'missing'}: the "
-                "record was changed after that head was published",
+                f"published with head {head}, but this file's is "
+                f"{' or '.join(mine) or 'missing'}: the record was changed after that head "
+                "was published",
                 **place,
             )
         )

@@ -68,18 +68,27 @@ def main() -> None:
     is_flag=True,
     help="Print the result object of docs/contracts/<game>/FORMAT.md.",
 )
-def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool) -> None:
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="With MATCH_ID: store the re-resolved results, each fix a correction on the chain.",
+)
+def resolve_cmd(match_id: str | None, file_: str | None, as_json: bool, fix: bool) -> None:
     """Resolve a match file, or re-check a stored match.
 
     With --file, print the result of the match file. With MATCH_ID, resolve the
     stored match again from its stored orders and report every difference from
     the stored results (an erratum check): exit 0 when there is none, 1 when
-    there is.
+    there is. With --fix as well, store the re-resolved results: each fixed
+    round gets a correction entry appended to the match's hash chain, shown on
+    its page; a published head is never rewritten (docs/verify.md). Exit 0.
     """
     if (match_id is None) == (file_ is None):
         raise click.UsageError("give either a MATCH_ID or --file MATCH.json")
+    if fix and match_id is None:
+        raise click.UsageError("--fix fixes a stored match: give its MATCH_ID, not --file")
     if match_id is not None:
-        _recheck(match_id, as_json)
+        _recheck(match_id, as_json, fix)
         return
     assert file_ is not None
     doc = read_json(file_)
@@ -110,20 +119,40 @@ def _service() -> Referee:
     return Referee(engine, notify=NotifyConfig.from_env())
 
 
-def _recheck(match_id: str, as_json: bool) -> None:
+def _recheck(match_id: str, as_json: bool, fix: bool = False) -> None:
     svc = _service()
     try:
         differences = svc.recheck(match_id)
         document = svc.document(match_id)
         closed = svc.ruleset_of(match_id).closed_steps(document)
+        fixed = svc.correct(match_id) if fix else []
     except RuleError as exc:
         fail(exc, f"match {match_id}")
+    if fix:
+        heads = svc.state(match_id).corrections()
+        out = [{"round": n, "head": heads[n][-1].head} for n in fixed]
+        if as_json:
+            click.echo(json.dumps({"match": match_id, "differences": differences, "fixed": out}))
+        else:
+            for line in differences:
+                click.echo(f"  {line}")
+            for item in out:
+                number, head = item["round"], item["head"]
+                click.echo(f"round {number} fixed: its correction's head is {number}:{head}")
+            click.echo(
+                f"match {match_id}: {len(fixed)} round(s) fixed, each a correction on its chain"
+                if fixed
+                else f"match {match_id}: every closed round re-resolves to its stored result "
+                f"({closed} round(s) checked), nothing to fix"
+            )
+        sys.exit(0)
     if as_json:
         click.echo(json.dumps({"match": match_id, "differences": differences}, indent=1))
     elif differences:
         click.echo(f"match {match_id}: {len(differences)} difference(s) from the stored results:")
         for line in differences:
             click.echo(f"  {line}")
+        click.echo("  (referee resolve MATCH_ID --fix stores them, each a correction on the chain)")
     else:
         click.echo(
             f"match {match_id}: every closed round re-resolves to its stored result "

@@ -160,9 +160,13 @@ def chain_block(view: Mapping[str, Any], fmt: str) -> str | None:
     head = view.get("chain_head")
     if not isinstance(head, str) or not HEX64.match(head):
         return None
-    closed = [r for r in view.get("rounds") or [] if r.get("head") == head]
-    label = str(closed[-1]["number"]) if closed else "start"
+    rounds = view.get("rounds") or []
+    closed = [r for r in rounds if r.get("head") == head]
+    fixed = [r for r in rounds if any(c.get("head") == head for c in r.get("corrections") or [])]
+    label = str((closed or fixed)[-1]["number"]) if closed or fixed else "start"
     where = f"after round {label}" if closed else "at the start"
+    if fixed and not closed:  # the latest entry is a fix of a closed round's result
+        where = f"round {label}'s result corrected"
     m = Markup(fmt)
     # our own value (digits, hex, "start"), put in code as itself: escaping
     # would slip an invisible joiner before its colon into what people copy

@@ -405,6 +405,14 @@ class MatchState:
         """Each closed round's own head: that of the entry its close wrote."""
         return {h.round: h.head for h in self.chain if h.kind == chain.ROUND and h.round}
 
+    def corrections(self) -> dict[int, list[ChainHead]]:
+        """Each corrected round's correction entries, in order (issue 27)."""
+        out: dict[int, list[ChainHead]] = {}
+        for h in self.chain:
+            if h.kind == chain.CORRECTION and h.round:
+                out.setdefault(h.round, []).append(h)
+        return out
+
 
 @dataclass(frozen=True)
 class Preview:
@@ -544,9 +552,15 @@ class Referee:
                 .order_by(col(Order.round_number), col(Order.seat))
             )
         )
-        heads = session.exec(
-            select(ChainEntry.position, ChainEntry.kind, ChainEntry.round_number, ChainEntry.head)
-            .where(ChainEntry.match_id == match.id)
+        heads = session.execute(
+            core_select(
+                col(ChainEntry.position),
+                col(ChainEntry.kind),
+                col(ChainEntry.round_number),
+                col(ChainEntry.head),
+                col(ChainEntry.created_at),
+            )
+            .where(col(ChainEntry.match_id) == match.id)
             .order_by(col(ChainEntry.position))
         )
         return MatchState(
@@ -791,9 +805,8 @@ class Referee:
                 self._open_next(session, match, self.clock())
         return Created(match.id, host_token, tokens, match.seed_sha256, secret)
 
-    @staticmethod
     def _append_entry(
-        session: Session, match_id: str, position: int, body: dict[str, Any], number: int = 0
+        self, session: Session, match_id: str, position: int, body: dict[str, Any], number: int = 0
     ) -> ChainHead:
         """Append an entry to a match's chain in the caller's transaction (which
         creates the match or holds its lock): never an update of one."""
@@ -804,9 +817,10 @@ class Referee:
             round_number=number or None,
             body=body,
             head=chain.entry_head(body),
+            created_at=self.clock(),
         )
         session.add(entry)
-        return ChainHead(position, entry.kind, entry.round_number, entry.head)
+        return ChainHead(position, entry.kind, entry.round_number, entry.head, entry.created_at)
 
     @staticmethod
     def _with_schedule(settings: object, schedule: object) -> object:
@@ -2115,6 +2129,88 @@ class Referee:
                 with self._audits_lock:
                     self._audits[key] = found
         return copy.deepcopy(found)
+
+    def correct(self, match_id: str) -> list[int]:
+        """Re-resolve every closed round from its stored orders and, where its
+        stored result differs (a result stored by an older version of a game's
+        rules, say), store the re-resolved one and append a ``correction``
+        entry to the chain (docs/verify.md): a published head is never
+        rewritten. The rounds corrected, in order ([] when none differs).
+
+        Refused, with nothing changed, when the match has no chain, or when the
+        fixed results would change how the match was played: a later round
+        (the open one included) opened with other acting seats, or the match
+        ending at another round. A fix changes results, never orders."""
+        with transaction(self.engine) as session:
+            match = self._lock(session, match_id)
+            state = self._load(session, match)
+            if not state.chain:
+                raise RuleError.single(
+                    "chain/none",
+                    f"match {match_id} was stored before the referee kept chains, so a fix "
+                    "of it could not be published as a correction; it was not changed",
+                )
+            fixed: list[int] = []
+            for rnd in [r for r in state.rounds if r.status == "closed"]:
+                again = chain.json_value(self._resolve_stored(state, rnd.number))
+                if again == chain.json_value(rnd.result):
+                    continue
+                rnd.result = again
+                session.add(rnd)
+                state.chain.append(self._chain_correction(session, state, rnd))
+                fixed.append(rnd.number)
+            if fixed:
+                self._same_play(state)
+                match.version += 1
+                session.add(match)
+            return fixed
+
+    @staticmethod
+    def _same_play(state: MatchState) -> None:
+        """Refuse a fix after which the rounds would not have been opened as
+        they were (:meth:`correct`)."""
+        rules, settings = state.ruleset, state.match.settings
+        for rnd in state.rounds:
+            if rnd.number > 1:
+                prev = state.rounds[rnd.number - 2]
+                before = GameState(state.setup, settings, prev.number, prev.result)
+                step = rules.next_step(before)
+                if step is None or (step.number, list(step.acting)) != (rnd.number, rnd.acting):
+                    raise RuleError.single(
+                        "chain/played_differently",
+                        f"with the fixed results, round {rnd.number} would not have been "
+                        f"played by seat(s) {rnd.acting} as it was: a fix cannot replay the "
+                        "match differently, so nothing was changed",
+                    )
+        last = state.last_closed
+        if last is not None and state.open_round is None:
+            ends = rules.next_step(GameState(state.setup, settings, last.number, last.result))
+            if (ends is None) != state.match.finished:
+                raise RuleError.single(
+                    "chain/played_differently",
+                    f"with the fixed results the match would "
+                    f"{'have ended' if ends is None else 'not have ended'} after round "
+                    f"{last.number}: a fix cannot replay the match differently, so nothing "
+                    "was changed",
+                )
+
+    def _chain_correction(self, session: Session, state: MatchState, rnd: Round) -> ChainHead:
+        """Append a correction of closed round ``rnd`` (its result just fixed):
+        the same orders as its entry, the new result's digest, ``replaces`` the
+        round's head before it."""
+        mine = [h for h in state.chain if h.round == rnd.number and h.kind != chain.START]
+        used = {s: o for s, o in state.orders_of(rnd.number).items() if not o.refused}
+        after = GameState(state.setup, state.match.settings, rnd.number, rnd.result)
+        body = chain.correction_body(
+            state.chain[-1].head,
+            mine[-1].head,
+            number=rnd.number,
+            acting=rnd.acting,
+            receipts={s: o.receipt for s, o in used.items()},
+            host_entered=[s for s, o in used.items() if o.host_entered],
+            result_sha256=chain.result_digest(public_result(state.ruleset, after)),
+        )
+        return self._append_entry(session, state.match.id, len(state.chain), body, rnd.number)
 
     def recheck(self, match_id: str) -> list[str]:
         """Re-resolve every closed round from its stored orders and list each

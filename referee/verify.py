@@ -161,8 +161,16 @@ def verify_export(doc: object, wanted: Sequence[str] = ()) -> Report:
     if start is None:
         return report
     rounds = [e for e in entries if e.kind == chain.ROUND]
+    latest = chain.latest_by_round(entries)
+    fixed = sorted(n for n, e in latest.items() if e.kind == chain.CORRECTION)
+    if fixed:
+        report.notes.append(
+            f"round(s) {', '.join(map(str, fixed))} were corrected after they closed (a fix "
+            "of a stored result, appended to the chain): each is checked against its latest "
+            "correction, and the result its round first published is not re-resolved"
+        )
     found += _check_receipts(rounds, proof)
-    found += _replay(rules, doc, start, rounds, proof, seed, report)
+    found += _replay(rules, doc, start, rounds, proof, seed, report, latest)
     return report
 
 
@@ -288,10 +296,12 @@ def _replay(
     proof: Mapping[tuple[int, int], _Order],
     seed: str,
     report: Report,
+    latest: Mapping[int, Entry],
 ) -> list[Finding]:
     """Replay the rounds by the game's rules from the start entry's set-up,
-    the seed and the file's orders: each round's acting seats and public result
-    against its entry, then the match file's own part against the file."""
+    the seed and the file's orders: each round's acting seats against its
+    entry, its public result against its latest entry (a correction's, if it
+    was fixed), then the match file's own part against the file."""
     players, data, settings = start.get("players"), start.get("setup"), start.get("settings")
     if not (isinstance(players, list) and isinstance(data, dict) and isinstance(settings, dict)):
         return [Finding("start/bad", "its players, setup and settings are missing", where="start")]
@@ -326,12 +336,15 @@ def _replay(
             state = GameState(setup, settings, number, after)
             digest = chain.result_digest(public_result(rules, state))
             report.rounds += 1
-            if digest != entry.body["result_sha256"]:
+            held = latest.get(number, entry).body.get("result_sha256")
+            if digest != held:
+                which = "its latest correction" if latest.get(number, entry) is not entry else ""
                 found.append(
                     Finding(
                         "result/differs",
                         f"re-resolved from the file's orders, its public result has the "
-                        f"digest {digest}, but the chain holds {entry.body['result_sha256']}",
+                        f"digest {digest}, but the chain holds {held}"
+                        + (f" ({which})" if which else ""),
                         number,
                     )
                 )

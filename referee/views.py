@@ -68,6 +68,7 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
     revealed = match.revealed
 
     heads = state.round_heads()
+    fixes = state.corrections()
     # the rounds opened so far, then those the game knows are still to come
     steps: list[tuple[Step, Round | None]] = [(step_of(r), r) for r in state.rounds]
     steps += [(step, None) for step in state.upcoming()]
@@ -95,6 +96,8 @@ def view_for(state: MatchState, viewer: Viewer) -> dict[str, Any]:
             ),
             # the head of the chain once this round closed (issue 27): public
             "head": heads.get(number),
+            # each fix of its stored result, appended to the chain (issue 27): public
+            "corrections": [{"head": h.head, "at": _iso(h.at)} for h in fixes.get(number, [])],
         }
         closed = stored is not None and stored.status == "closed"
         if closed or viewer.kind == "host":

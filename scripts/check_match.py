@@ -15,7 +15,12 @@ cannot be read as an export.
 import argparse
 import hashlib
 import json
+import re
 import sys
+
+# what a forum may slip into a copied head: zero-width characters, a BOM, a soft hyphen
+INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad\\s]")
+ORDERS = ("acting", "sent", "receipts", "host_entered", "defaulted")
 
 
 def sha256(text):
@@ -27,7 +32,7 @@ def canonical(value):
 
 
 def check(match, wanted):
-    problems, prev, heads, held = [], None, {}, {}
+    problems, prev, heads, held, bodies = [], None, {}, {}, {}
     digest = match["seed_sha256"]  # every export has it (KeyError: not an export)
     if not match.get("chain"):
         problems.append("chain: this file has no chain (a match stored before chains)")
@@ -35,17 +40,24 @@ def check(match, wanted):
         problems.append("seed: its SHA-256 is not the published seed_sha256")
     for i, entry in enumerate(match.get("chain") or []):
         body = entry["body"]
-        label = str(body["round"]) if body["kind"] == "round" else body["kind"]
+        fix = body["kind"] == "correction"  # a fix of round N's result: same orders
+        label = str(body["round"]) if body["kind"] in ("round", "correction") else body["kind"]
         place = f"round {label}" if body["kind"] == "round" else f"{label} (chain entry {i})"
+        place = f"round {label}'s correction (chain entry {i})" if fix else place
+        if fix and body["replaces"] != (heads.get(label) or [None])[-1]:
+            problems.append(f"{place}: it does not replace that round's head before it")
+        if fix and any(body[k] != bodies.get(label, {}).get(k) for k in ORDERS):
+            problems.append(f"{place}: it changes that round's orders, which a fix never does")
+        bodies[label] = body
         if body["prev"] != prev:
             problems.append(f"{place}: its prev is not the head of the entry before it")
         prev = sha256(canonical(body))
         if prev != entry["head"]:
             problems.append(f"{place}: its stored head {entry['head']} recomputes to {prev}")
-        heads[label] = prev
+        heads.setdefault(label, []).append(prev)
         if body["kind"] == "start" and body["seed_sha256"] != digest:
             problems.append(f"{place}: its seed_sha256 is not the file's")
-        if body["kind"] == "round":
+        if body["kind"] in ("round", "correction"):
             held.update({(body["round"], int(s)): r for s, r in body["receipts"].items()})
     proof = {(o["round"], o["seat"]): o for o in match.get("proof") or []}
     for (number, seat), o in sorted(proof.items()):
@@ -58,8 +70,8 @@ def check(match, wanted):
         for number, seat in sorted(set(held) - set(proof)):
             problems.append(f"round {number}, seat {seat}: the chain holds a receipt, no order")
     for value in wanted:
-        label, _, head = value.strip().lower().rpartition(":")
-        found = heads.get(label) == head if label else head in heads.values()
+        label, _, head = INVISIBLE.sub("", value).lower().rpartition(":")
+        found = head in heads.get(label, []) if label else any(head in h for h in heads.values())
         if not found:
             problems.append(f"--head {value}: not one of this match's heads")
     return problems

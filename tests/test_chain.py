@@ -198,5 +198,65 @@ def test_the_docs_recompute_the_heads_in_ten_lines() -> None:
 
 def test_the_docs_name_every_key_of_the_bodies() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for key in [*_start(), *_round(H)]:
+    for key in [*_start(), *_round(H), *_fix(_chain(), 2)[-1].body]:
         assert f"| `{key}` |" in text, key
+
+
+def _fix(entries: list[Entry], number: int, **changes: Any) -> list[Entry]:
+    """``entries`` and a correction of round ``number`` appended: its orders
+    those of the round's latest entry, its result digest ``ff...``, then
+    ``changes`` to the body."""
+    replaced = chain.latest_by_round(entries)[number]
+    body = chain.correction_body(
+        entry_head(entries[-1].body),
+        entry_head(replaced.body),
+        number=number,
+        acting=replaced.body["acting"],
+        receipts={int(s): r for s, r in replaced.body["receipts"].items()},
+        host_entered=replaced.body["host_entered"],
+        result_sha256="ff" * 32,
+    )
+    body.update(changes)
+    return [*entries, Entry(body, entry_head(body))]
+
+
+def test_a_correction_is_a_round_body_that_replaces_a_head() -> None:
+    entries = _fix(_chain(), 2)
+    fix = entries[-1].body
+    assert fix["kind"] == "correction" and fix["replaces"] == entries[2].head
+    assert {k: v for k, v in fix.items() if k not in ("kind", "replaces", "prev")} == {
+        **{k: v for k, v in entries[2].body.items() if k not in ("kind", "prev")},
+        "result_sha256": "ff" * 32,
+    }
+    again = _fix(entries, 2)  # a second fix replaces the first fix's head
+    assert again[-1].body["replaces"] == entries[-1].head
+    assert chain.check_chain(again) == []
+    assert chain.latest_by_round(again)[2] == again[-1]
+    assert chain.latest_by_round(again)[1] == again[1]
+    assert chain.heads_by_round(again)[2] == [entries[2].head, entries[-1].head, again[-1].head]
+
+
+def test_a_correction_keeps_the_orders_and_names_the_head_it_replaces() -> None:
+    entries = _chain()
+    # each refusal alone: another seat's receipt, an old head replaced, a round to come
+    orders = chain.check_chain(_fix(entries, 2, receipts={"1": "99" * 32, "3": "33" * 32}))
+    assert [(f.code, f.round, f.where) for f in orders] == [
+        ("chain/correction_orders", None, "round 2's correction (chain entry 4)")
+    ]
+    assert "round 2's receipts" in orders[0].message and orders[0].line().startswith("round 2's")
+    for key, value in [("acting", [1, 2]), ("defaulted", []), ("host_entered", [])]:
+        found = chain.check_chain(_fix(entries, 2, **{key: value}))
+        assert [f.code for f in found] == ["chain/correction_orders"], key
+    twice = _fix(entries, 2)
+    stale = chain.check_chain(_fix(twice, 2, replaces=entries[2].head))
+    assert [f.code for f in stale] == ["chain/correction_replaces"]
+    ahead = _fix(entries, 3, round=4)
+    assert [f.code for f in chain.check_chain(ahead)] == ["chain/correction_round"]
+
+
+def test_a_corrections_head_is_one_of_its_rounds() -> None:
+    entries = _fix(_chain(), 2)
+    fixed = entries[-1].head
+    assert chain.check_heads(entries, [f"2:{fixed}", f"2:{entries[2].head}", fixed]) == []
+    wrong = chain.check_heads(entries, [f"3:{fixed}"])
+    assert [(f.code, f.round) for f in wrong] == [("head/differs", 3)]

@@ -143,6 +143,10 @@ def _description(
         closed_at = rnd.get("closed_at")
         when = f" at {_words(_when(closed_at))}" if closed_at else ""
         lines.append(f"{rnd['title']} closed{when}.")
+        if rnd.get("head"):  # issue 27: the calendar keeps a copy too (docs/verify.md)
+            lines.append(f"Chain head after it, to keep: {rnd['number']}:{rnd['head']}")
+        for fix in rnd.get("corrections") or ():
+            lines.append(f"Its result was corrected; chain head: {rnd['number']}:{fix['head']}")
     elif seat is None:
         lines.append(
             f"Players send their orders before this ({len(submitted)} of "

@@ -692,7 +692,10 @@ def check_page(match_id: str) -> ResponseReturnValue:
     heads = [
         {
             "label": "start" if h.kind == "start" else str(h.round),
-            "title": "the start" if h.kind == "start" else titles.get(h.round or 0, ""),
+            "title": "the start"
+            if h.kind == "start"
+            else titles.get(h.round or 0, "")
+            + (", its result corrected" if h.kind == "correction" else ""),
             "head": h.head,
         }
         for h in state.chain

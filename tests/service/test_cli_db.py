@@ -80,8 +80,24 @@ def test_resolve_match_id_reports_an_erratum(cli: CliRunner, svc: Referee, engin
     out = cli.invoke(main, ["resolve", match_id])
     assert out.exit_code == 1
     assert "Mapping: 'branch_totals'" in out.output
+    assert "resolve MATCH_ID --fix" in out.output
     as_json = cli.invoke(main, ["resolve", match_id, "--json"])
     assert json.loads(as_json.stdout)["differences"]
+
+    # --fix stores the re-resolved result as a correction on the chain
+    published = svc.state(match_id).chain
+    fixed = cli.invoke(main, ["resolve", match_id, "--fix"])
+    assert fixed.exit_code == 0, fixed.output
+    head = svc.state(match_id).chain[-1]
+    assert head.kind == "correction" and head.round == 2
+    assert f"round 2 fixed: its correction's head is 2:{head.head}" in fixed.output
+    assert [h.head for h in svc.state(match_id).chain[: len(published)]] == [
+        h.head for h in published
+    ]
+    again = cli.invoke(main, ["resolve", match_id])
+    assert again.exit_code == 0 and "2 round(s) checked" in again.output
+    nothing = cli.invoke(main, ["resolve", match_id, "--fix", "--json"])
+    assert nothing.exit_code == 0 and json.loads(nothing.stdout)["fixed"] == []
 
 
 def test_unknown_match_is_a_clear_error(cli: CliRunner) -> None:
@@ -95,6 +111,8 @@ def test_unknown_match_is_a_clear_error(cli: CliRunner) -> None:
 def test_resolve_needs_exactly_one_source(cli: CliRunner) -> None:
     assert cli.invoke(main, ["resolve"]).exit_code == 2
     assert cli.invoke(main, ["resolve", "abc", "--file", "x.json"]).exit_code == 2
+    fix_a_file = cli.invoke(main, ["resolve", "--fix", "--file", "x.json"])
+    assert fix_a_file.exit_code == 2 and "--fix fixes a stored match" in fix_a_file.output
 
 
 def test_close_due_closes_past_deadlines(cli: CliRunner, engine: Engine) -> None:
