@@ -186,7 +186,8 @@ def export_cmd(match_id: str, output: str | None) -> None:
     multiple=True,
     metavar="[ROUND:]HEX",
     help="A head published earlier (a post, a chat), which must be one of the file's; "
-    "ROUND:HEX (or start:HEX) says whose head it was. Repeat it for several.",
+    "ROUND:HEX (or start:HEX; ENTRY:HEX for a ledger) says whose head it was. Repeat it "
+    "for several.",
 )
 def verify_cmd(file_: str, heads: tuple[str, ...]) -> None:
     """Check an exported match (`referee export`) offline: the seed against its
@@ -194,12 +195,15 @@ def verify_cmd(file_: str, heads: tuple[str, ...]) -> None:
     to the published results, that the hash chain recomputes, and that every
     --head is one of its heads (docs/verify.md). Exit 0 when all hold, 1 with one
     line per problem (naming its round and seat), 2 for a file that is not an
-    export."""
-    from referee.verify import verify_export
+    export. A season's ledger file (ledger.json) is checked the same way: its
+    chain, its balances, and each --head (ENTRY:HEX) against it."""
+    from referee.ledger_chain import LedgerReport, is_ledger_file, verify_ledger
+    from referee.verify import Report, verify_export
 
     doc = read_json(file_)
+    report: Report | LedgerReport
     try:
-        report = verify_export(doc, heads)
+        report = verify_ledger(doc, heads) if is_ledger_file(doc) else verify_export(doc, heads)
     except RuleError as exc:
         fail(exc, file_)
     for note in report.notes:

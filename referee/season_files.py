@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
+from referee.chain import HEX64, SHORT
 from referee.errors import RuleError
 from referee.markup import Markup
 from referee.rulesets.forks_2e.picture import FONT, clean, fit, text_width
@@ -159,7 +160,24 @@ def standings_post(view: Mapping[str, Any], fmt: str, base_url: str | None = Non
         )
     out.append(m.section("Players", rows))
     out.append(m.section("Episodes", [_episode_text(e, who) for e in view.get("episodes") or []]))
+    out.append(ledger_block(view, fmt))
     return m.document(out)
+
+
+def ledger_block(view: Mapping[str, Any], fmt: str) -> str:
+    """The season post's last block (issue 27): the ledger's latest head, short
+    and whole (``ENTRY:HEX``, as ``referee verify --head`` takes it), so each
+    post keeps a copy of the ledger as it stood (docs/verify.md); "" before
+    the first entry."""
+    head, entries = view.get("ledger_head"), view.get("ledger") or []
+    if not isinstance(head, str) or not HEX64.match(head) or not entries:
+        return ""
+    number = int(entries[-1]["id"])
+    # our own value (digits and hex), in code as itself (see markup.chain_block)
+    whole = f"`{number}:{head}`" if fmt == "markdown" else f"[code]{number}:{head}[/code]"
+    return Markup(fmt).field(
+        "Ledger head", f"{head[:SHORT]} (after entry {number}), to keep: {whole}"
+    )
 
 
 # ---- the garnet picture ------------------------------------------------------------
@@ -425,6 +443,7 @@ def ledger_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             "created_at": e["created_at"],
             "entered_by": e["entered_by"],
             "corrects": e["corrects"],
+            "head": e.get("head"),
         }
         for e, balance in zip(view.get("ledger") or [], running_balances(view), strict=True)
     ]
@@ -449,5 +468,6 @@ def ledger_json(view: Mapping[str, Any]) -> dict[str, Any]:
         "name": view.get("name"),
         "version": view.get("version"),
         "entries": ledger_rows(view),
+        "ledger_head": view.get("ledger_head"),
         "balances": {str(p["number"]): p["garnets"] for p in view.get("players") or []},
     }

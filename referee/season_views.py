@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from referee.ledger_chain import ledger_heads
 from referee.seasons import SeasonState
 
 SeasonViewer = Literal["public", "player", "host"]
@@ -77,6 +78,10 @@ def season_view(
         }
         for x in state.ledger
     ]
+    # issue 27: each entry's head on the season's ledger chain, the latest published
+    heads = ledger_heads(season.id, ledger)
+    for entry, head in zip(ledger, heads, strict=True):
+        entry["head"] = head
     view: dict[str, Any] = {
         "id": season.id,
         "name": season.name,
@@ -86,6 +91,7 @@ def season_view(
         "players": players,
         "episodes": episodes,
         "ledger": ledger,
+        "ledger_head": heads[-1] if heads else None,
         "version": season.version,
     }
     if viewer == "player" and player is not None:

@@ -3,10 +3,13 @@
 alone: the seed against its digest, each order's receipt against its salt and
 against the receipt the hash chain holds, the chain's links and heads, and that
 every --head given (copied from an earlier post) is one of its heads. It does not
-replay the game's rules: `referee verify FILE` does that as well. The
-construction is in docs/verify.md.
+replay the game's rules: `referee verify FILE` does that as well. Given a
+season's ledger file (ledger.json) instead, it recomputes the ledger's chain and
+checks the --head values (ENTRY:HEX) against it. The construction is in
+docs/verify.md.
 
     python3 check_match.py MATCH.json [--head [ROUND:]HEX ...]
+    python3 check_match.py LEDGER.json [--head [ENTRY:]HEX ...]
 
 Exit 0 when everything holds, 1 with one line per problem, 2 for a file that
 cannot be read as an export.
@@ -77,6 +80,24 @@ def check(match, wanted):
     return problems
 
 
+def check_ledger(ledger, wanted):
+    problems, prev, heads = [], None, {}
+    keys = ("id", "player", "change", "reason", "episode", "match_id", "entered_by", "corrects")
+    for entry in ledger["entries"]:
+        body = {"prev": prev, "kind": "ledger", "chain": "referee-ledger/1"}
+        body.update({"season": ledger["season"], **{k: entry[k] for k in keys}})
+        prev = heads[str(entry["id"])] = sha256(canonical(body))
+        if prev != entry["head"] and not problems:
+            problems.append(f"entry {entry['id']}: its head {entry['head']} recomputes to {prev}")
+    if ledger.get("ledger_head") != prev:
+        problems.append("ledger_head: it is not the last entry's head")
+    for value in wanted:
+        label, _, head = INVISIBLE.sub("", value).lower().rpartition(":")
+        if (heads.get(label) != head) if label else (head not in heads.values()):
+            problems.append(f"--head {value}: not one of this ledger's heads")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
@@ -84,7 +105,9 @@ def main():
     args = parser.parse_args()
     try:
         with open(args.file, encoding="utf-8") as f:
-            problems = check(json.load(f), args.head)
+            doc = json.load(f)
+        ledger = "entries" in doc and "season" in doc and "seed_sha256" not in doc
+        problems = (check_ledger if ledger else check)(doc, args.head)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"error: {args.file} cannot be read as an export: {exc!r}", file=sys.stderr)
         sys.exit(2)

@@ -178,6 +178,8 @@ def check_post(view: dict[str, Any], plain_view: dict[str, Any], fmt: str) -> No
         assert sources == [garnets_picture_url(view, BASE)]
         assert "a" not in page.tags
         assert "ana@example.org" not in post
+        head, last = view["ledger"][-1], post.rstrip().splitlines()[-1]
+        assert f"{head['id']}:{view['ledger_head']}" in page.shown and head["head"] in last
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -194,7 +196,9 @@ def test_every_post_renders_cleanly_with_plain_and_hostile_names(fmt: str) -> No
         check_post(view, plain_view, fmt)
         # the host's preview of it runs nothing
         preview = Page(to_html(standings_post(view, fmt, base_url=BASE), fmt))
-        assert set(preview.tags) <= {"h3", "p", "img", "strong", "ul", "li", "b", "u", "br"}
+        # code: the ledger head, our own value, in the post's last line (issue 27)
+        allowed = {"h3", "p", "img", "strong", "ul", "li", "b", "u", "br", "code"}
+        assert set(preview.tags) <= allowed
         assert {(t, k) for t, k, _ in preview.attrs} <= {("img", "src"), ("img", "alt")}
 
 

@@ -214,7 +214,7 @@ def reissue_match_host(season_id: str, match_id: str) -> Response:
 def _ledger(season_id: str) -> dict[str, Any]:
     view = _view(season_id)
     balances = {str(p["number"]): p["garnets"] for p in view["players"]}
-    return {"entries": view["ledger"], "balances": balances}
+    return {"entries": view["ledger"], "ledger_head": view["ledger_head"], "balances": balances}
 
 
 @bp.get("/<season_id>/ledger")
