@@ -37,17 +37,17 @@ from datetime import datetime
 from typing import Any
 
 from referee import clocks
+from referee.chain import canonical_json
 from referee.errors import RuleError
-from referee.models import Round
-from referee.ruleset import GameState, Step, Viewer
-from referee.service import (
+from referee.matches.state import (
     SERVICE_SETTINGS,
     MatchState,
     Preview,
     PulseFacts,
-    canonical_json,
     step_of,
 )
+from referee.models import Round
+from referee.ruleset import GameState, Step, Viewer
 
 
 def _iso(value: datetime | None) -> str | None:
