@@ -20,25 +20,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
-from sqlalchemy import (
-    Engine,
-    Integer,
-    bindparam,
-    literal,
-    union_all,
-)
+from sqlalchemy import Engine, Integer, bindparam, literal, union_all
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from referee import chain
 from referee.db import read
 from referee.errors import RuleError
-from referee.matches.state import (
-    ChainHead,
-    MatchState,
-    PulseFacts,
-    _Hint,
-)
+from referee.matches.state import ChainHead, MatchState, PulseFacts, _Hint
 from referee.models import (
     ChainEntry,
     Contact,
@@ -53,12 +42,7 @@ from referee.models import (
 from referee.notify import compose
 from referee.notify.config import NotifyConfig
 from referee.notify.reminders import next_reminder
-from referee.ruleset import (
-    Ruleset,
-    Setup,
-    Viewer,
-    get_ruleset,
-)
+from referee.ruleset import Ruleset, Setup, Viewer, get_ruleset
 from referee.views import view_for
 
 AUDIT_CACHE_SIZE = 64  # audits kept per process (see Referee.audit)
