@@ -140,7 +140,7 @@ class ApiMatch:
 def test_a_whole_short_match_through_the_api(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("referee.service.secrets", _FixedSeed())
+    monkeypatch.setattr("referee.matches.lifecycle.secrets", _FixedSeed())
     g = ApiMatch(client)
     sent: list[dict[str, Any] | None] = []
     phases: set[str] = set()

@@ -74,9 +74,9 @@ def test_golden_matches_played_through_the_api_reproduce(
     doc = json.loads((GOLDEN / f"{case}.match.json").read_text())
     expected = json.loads((GOLDEN / f"{case}.expected.json").read_text())
     # the file's seed decides the defaults: make the new match use it
-    from referee import service
+    from referee.matches import lifecycle  # where create_match draws its seed
 
-    monkeypatch.setattr(service.secrets, "token_urlsafe", _seed_then_random(doc["seed"]))
+    monkeypatch.setattr(lifecycle.secrets, "token_urlsafe", _seed_then_random(doc["seed"]))
     created = play_file(client, doc)
     host = bearer(created["host_token"])
     me = client.get(f"/api/matches/{created['id']}/me", headers=host).get_json()
