@@ -1,7 +1,7 @@
 """A process killed in the middle of closing a round (SIGKILL while the close's
 transaction is open: resolved and written, not committed) leaves the match as
 it was before the close; the next `referee close-due` closes it once, with the
-right result. Uses the test hook REFEREE_FAULT_SLEEP_IN_CLOSE (referee/service.py)."""
+right result. Uses the test hook REFEREE_FAULT_SLEEP_IN_CLOSE (referee/matches/lifecycle.py)."""
 
 from __future__ import annotations
 

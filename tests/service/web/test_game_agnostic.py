@@ -1,5 +1,5 @@
 """The shared layers name no game's concepts (issue item 2): nothing in
-referee/service.py, referee/views.py, referee/cli.py, referee/demo.py,
+referee/service.py, referee/matches/, referee/views.py, referee/cli.py, referee/demo.py,
 referee/web/, forms/, the shared templates or the shared stylesheet speaks of
 Rocky River's draft, placements, votes, rafting, map, branches, totals or
 garnet conflicts, nor of Forks' marketing, destinations or tiebreak. A game's
@@ -29,6 +29,7 @@ WORDS = re.compile(
 )
 SHARED = [
     "referee/service.py",
+    "referee/matches",
     "referee/views.py",
     "referee/cli.py",
     "referee/demo.py",
