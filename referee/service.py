@@ -697,7 +697,7 @@ class Referee:
         deployment sets no ``REFEREE_PUBLIC_URL``; the only request that may
         choose it (see :meth:`set_email`). ``seat_tokens``: the secret
         links of some seats, made by the caller (a season derives its players'
-        links, see :mod:`referee.seasons`, from ``match_id``, the new match's id
+        links, see :mod:`referee.seasons.links`, from ``match_id``, the new match's id
         the caller chose); the others are random. ``host_token``: the host's
         link, made by the caller likewise (a season derives it from its own);
         random when left out."""
@@ -888,7 +888,7 @@ class Referee:
     def reissue_token(self, match_id: str, seat: int | None, *, token: str | None = None) -> str:
         """A new secret link for the host (seat None) or a seat; the old one
         stops working. ``token``: the new link, made by the caller (a season
-        derives its matches' host links, :mod:`referee.seasons`); random when
+        derives its matches' host links, :mod:`referee.seasons.links`); random when
         left out."""
         token = token or new_token()
         with transaction(self.engine) as session:

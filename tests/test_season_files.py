@@ -39,7 +39,7 @@ from test_posts_render import (
 from referee.db import make_engine, migrate
 from referee.markup import FORUM_TAGS, to_html
 from referee.ruleset import get_ruleset
-from referee.season_files import (
+from referee.seasons.files import (
     CSV_COLUMNS,
     WIDTH,
     balance_series,
@@ -50,8 +50,8 @@ from referee.season_files import (
     safe_cell,
     standings_post,
 )
-from referee.season_views import season_view
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
+from referee.seasons.views import season_view
 from referee.service import Referee
 
 BASE = "https://referee.example/"

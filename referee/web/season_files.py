@@ -1,5 +1,5 @@
-"""A season's public files (issue 15), each made by :mod:`referee.season_files`
-from the season's *public* view (:func:`referee.season_views.season_view`):
+"""A season's public files (issue 15), each made by :mod:`referee.seasons.files`
+from the season's *public* view (:func:`referee.seasons.views.season_view`):
 
 - ``/seasons/<id>/post?format=markdown|bbcode``: the forum post (text/plain);
 - ``/seasons/<id>/forum-post?format=markdown|bbcode``: the same post on a page
@@ -25,10 +25,10 @@ import markupsafe
 from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from referee import season_files as files
 from referee.errors import RuleError
 from referee.markup import to_html
-from referee.season_views import season_view
+from referee.seasons import files
+from referee.seasons.views import season_view
 from referee.web import seasons
 from referee.web.common import POST_FORMATS, base_url, check_post_format
 from referee.web.pictures import svg_to_png

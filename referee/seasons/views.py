@@ -14,8 +14,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from referee.ledger_chain import ledger_heads
-from referee.seasons import SeasonState
+from referee.seasons.chain import ledger_heads
+from referee.seasons.state import SeasonState
 
 SeasonViewer = Literal["public", "player", "host"]
 

@@ -1,7 +1,7 @@
 """A season's public files (issue 15): its forum post, its garnet picture and
 its ledger as CSV and JSON.
 
-Every function here reads only a view of :func:`referee.season_views.season_view`
+Every function here reads only a view of :func:`referee.seasons.views.season_view`
 (the one gate of what a viewer may see of a season), never rows, so a file
 never shows more than the page it comes from; the web routes pass the public
 view. Pure functions: no Flask, no SQL.
