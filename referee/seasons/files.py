@@ -11,9 +11,8 @@ escaped for where it goes:
 
 - the post is built from :class:`referee.markup.Markup`'s blocks, every name
   through :meth:`Markup.esc` (no markup, link or picture can form from it);
-- the picture cleans and cuts each name to its room with the Forks pictures'
-  text helpers (:func:`referee.rulesets.forks_2e.picture.fit`), then escapes
-  it for XML;
+- the picture cleans and cuts each name to its room with every picture's
+  text helpers (:func:`referee.picture.fit`), then escapes it for XML;
 - the CSV neutralises a text cell a spreadsheet would run as a formula, split
   on ``,`` or on ``;`` (a ``= + - @``, tab or carriage return at the start of
   a text, or after a ``,``, ``;`` or line break inside it, gets a ``'`` before
@@ -34,7 +33,7 @@ from xml.sax.saxutils import escape
 from referee.chain import HEX64, SHORT
 from referee.errors import RuleError
 from referee.markup import Markup
-from referee.rulesets.forks_2e.picture import FONT, clean, fit, text_width
+from referee.picture import FONT, clean, fit, text_width
 from referee.words import counted, garnets
 
 FORMATS = ("markdown", "bbcode")
