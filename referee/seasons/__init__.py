@@ -12,7 +12,9 @@ nothing of :mod:`referee.web`).
 - :mod:`referee.seasons.rules`: the season's rules and roster, checked;
 - :mod:`referee.seasons.signups`: the sign-up link's steps (issue 23, item 7);
 - :mod:`referee.seasons.views`: what each viewer may see of a season;
-- :mod:`referee.seasons.files`: the season's post, garnet picture and ledger files;
+- :mod:`referee.seasons.post`, :mod:`referee.seasons.picture` and
+  :mod:`referee.seasons.ledger_files`: the season's forum post, garnet picture
+  (SVG) and ledger (CSV, JSON), each from a season view;
 - :mod:`referee.seasons.chain`: the ledger's hash chain (issue 27, item 6), pure.
 
 The web layer is :mod:`referee.web`'s ``season_*`` modules and ``signups``.

@@ -12,12 +12,11 @@ from typing import Any
 from referee.errors import RuleError
 from referee.models import Episode
 from referee.ruleset import DEFAULT_RULESET, get_ruleset
+from referee.seasons.links import derived_host_token, derived_seat_token
+from referee.seasons.rules import main_match_players
+from referee.seasons.state import NOBODY, Effect, MainOutcome, SeasonState
+from referee.seasons.steps import SeasonSteps, changed
 from referee.service import MAX_GARNETS, Created
-
-from .links import derived_host_token, derived_seat_token
-from .rules import main_match_players
-from .state import NOBODY, Effect, MainOutcome, SeasonState
-from .steps import SeasonSteps, changed
 
 
 class EpisodeSteps(SeasonSteps):

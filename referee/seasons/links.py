@@ -16,10 +16,9 @@ from referee.db import read
 from referee.errors import RuleError
 from referee.models import Season, SeasonPlayer
 from referee.names import shown
+from referee.seasons.state import MatchHostLink, ReissuedLink, SeasonState
+from referee.seasons.steps import SeasonSteps, changed
 from referee.service import new_token, token_hash
-
-from .state import MatchHostLink, ReissuedLink, SeasonState
-from .steps import SeasonSteps, changed
 
 
 def derived_seat_token(secret: bytes, player_hash: str, match_id: str) -> str:

@@ -56,13 +56,18 @@ from typing import Any
 from referee.errors import Problem, RuleError
 from referee.models import LedgerEntry, Season, SeasonPlayer
 from referee.names import name_fault
+from referee.seasons.episodes import EpisodeSteps
+from referee.seasons.links import LinkSteps, signup_token
+from referee.seasons.rules import (
+    MAX_CHANGE,
+    MAX_PLAYERS,
+    check_rules,
+    look_alike_problems,
+    roster_entry,
+)
+from referee.seasons.state import CreatedSeason
 from referee.service import new_token, token_hash
 from referee.text import check_text
-
-from .episodes import EpisodeSteps
-from .links import LinkSteps, signup_token
-from .rules import MAX_CHANGE, MAX_PLAYERS, check_rules, look_alike_problems, roster_entry
-from .state import CreatedSeason
 
 
 class Seasons(EpisodeSteps, LinkSteps):

@@ -14,9 +14,8 @@ from sqlmodel import Session, col, select
 from referee.db import read, transaction
 from referee.errors import RuleError
 from referee.models import Episode, LedgerEntry, Season, SeasonPlayer
+from referee.seasons.state import SeasonState
 from referee.service import Referee
-
-from .state import SeasonState
 
 
 class SeasonSteps:

@@ -23,8 +23,8 @@ from referee.errors import RuleError
 from referee.models import Episode, SeasonPlayer
 from referee.names import shown
 from referee.ruleset import get_ruleset
-from referee.seasons.files import standings_post
 from referee.seasons.links import derived_seat_token
+from referee.seasons.post import standings_post
 from referee.seasons.rules import check_rules
 from referee.seasons.service import Seasons
 from referee.seasons.state import MainOutcome
