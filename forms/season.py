@@ -1,6 +1,6 @@
 """The season pages' forms (issue 15): creating a season, and the host's and
 the players' small forms. Choices of players are filled in by the view from
-:func:`referee.season_views.season_view` (never from rows); what a form cannot
+:func:`referee.seasons.views.season_view` (never from rows); what a form cannot
 check (a player still in, an opponent that may be chosen) the service refuses
 in plain words."""
 
@@ -23,7 +23,7 @@ from forms.filters import strip
 from forms.orders import choices
 
 # the roster rows the create page shows (a blank row is left out); ?rows= asks for more,
-# up to MAX_ROSTER_ROWS (a season's most players, referee.seasons.MAX_PLAYERS): a post
+# up to MAX_ROSTER_ROWS (a season's most players, referee.seasons.rules.MAX_PLAYERS): a post
 # of more rows is refused before any form is built (referee.web.season_pages)
 ROSTER_ROWS = 8
 MAX_ROSTER_ROWS = 64
@@ -108,7 +108,7 @@ class OpponentForm(FlaskForm):  # type: ignore[misc]
     opponent = RadioField("Your opponent", validate_choice=False, coerce=str)
 
 
-# ---- sign-ups (issue 23, item 7; referee.signups) ---------------------------------
+# ---- sign-ups (issue 23, item 7; referee.seasons.signups) ---------------------------------
 
 
 class JoinForm(FlaskForm):  # type: ignore[misc]

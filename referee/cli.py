@@ -197,7 +197,7 @@ def verify_cmd(file_: str, heads: tuple[str, ...]) -> None:
     line per problem (naming its round and seat), 2 for a file that is not an
     export. A season's ledger file (ledger.json) is checked the same way: its
     chain, its balances, and each --head (ENTRY:HEX) against it."""
-    from referee.ledger_chain import LedgerReport, is_ledger_file, verify_ledger
+    from referee.seasons.chain import LedgerReport, is_ledger_file, verify_ledger
     from referee.verify import Report, verify_export
 
     doc = read_json(file_)

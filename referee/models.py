@@ -200,11 +200,11 @@ class Season(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=32)
     name: str = Field(max_length=200)
     host_token_hash: str = Field(max_length=64, unique=True, index=True)
-    # the host's season rules (referee.seasons.check_rules): token_bonus, token_lasts
+    # the host's season rules (referee.seasons.rules.check_rules): token_bonus, token_lasts
     rules: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     version: int = 0  # bumped by every change, as a match's
-    # sign-ups (issue 23, item 7; referee.signups): whether the sign-up link takes new
+    # sign-ups (issue 23, item 7; referee.seasons.signups): whether the sign-up link takes new
     # players now, and the SHA-256 of that derived link once it was first opened
     signups_open: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     signup_hash: str | None = Field(default=None, max_length=64, unique=True, index=True)
@@ -217,7 +217,7 @@ class SeasonPlayer(SQLModel, table=True):
 
     season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
     # 1..n in roster order, then in join order; a player removed before the first Main
-    # Match leaves a gap (referee.signups.remove_player): numbers are never reused while
+    # Match leaves a gap (referee.seasons.signups.Signups.remove): numbers are never reused while
     # a higher one exists, and nothing assumes 1..n
     number: int = Field(primary_key=True)
     name: str = Field(max_length=100)
@@ -251,7 +251,8 @@ class Episode(SQLModel, table=True):
     season_id: str = Field(foreign_key="season.id", primary_key=True, max_length=32)
     number: int = Field(primary_key=True)
     main_match_id: str | None = Field(default=None, max_length=32)
-    # which derivation of the Main Match's host link is live (referee.seasons.derived_host_token)
+    # which derivation of the Main Match's host link is live
+    # (referee.seasons.links.derived_host_token)
     main_host_issue: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # seat -> player number, of the Main Match and of the Death Match
     main_seats: dict[str, int] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

@@ -1,5 +1,5 @@
 """The hash chain of a season's ledger (issue 27, item 6), without a database:
-referee.ledger_chain's construction and checks of a ledger file, docs/verify.md's
+referee.seasons.chain's construction and checks of a ledger file, docs/verify.md's
 recomputation run from the docs themselves, and scripts/check_match.py on a
 ledger file."""
 
@@ -17,7 +17,7 @@ import pytest
 
 from referee.chain import entry_head
 from referee.errors import RuleError
-from referee.ledger_chain import (
+from referee.seasons.chain import (
     ENTRY_KEYS,
     is_ledger_file,
     ledger_body,

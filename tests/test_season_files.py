@@ -39,19 +39,11 @@ from test_posts_render import (
 from referee.db import make_engine, migrate
 from referee.markup import FORUM_TAGS, to_html
 from referee.ruleset import get_ruleset
-from referee.season_files import (
-    CSV_COLUMNS,
-    WIDTH,
-    balance_series,
-    garnets_picture_url,
-    garnets_svg,
-    ledger_csv,
-    ledger_json,
-    safe_cell,
-    standings_post,
-)
-from referee.season_views import season_view
-from referee.seasons import Seasons
+from referee.seasons.ledger_files import CSV_COLUMNS, ledger_csv, ledger_json, safe_cell
+from referee.seasons.picture import WIDTH, balance_series, garnets_svg
+from referee.seasons.post import garnets_picture_url, standings_post
+from referee.seasons.service import Seasons
+from referee.seasons.views import season_view
 from referee.service import Referee
 
 BASE = "https://referee.example/"

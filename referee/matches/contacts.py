@@ -185,7 +185,7 @@ class Contacts(Core):
     def reissue_token(self, match_id: str, seat: int | None, *, token: str | None = None) -> str:
         """A new secret link for the host (seat None) or a seat; the old one
         stops working. ``token``: the new link, made by the caller (a season
-        derives its matches' host links, :mod:`referee.seasons`); random when
+        derives its matches' host links, :mod:`referee.seasons.links`); random when
         left out."""
         token = token or new_token()
         with transaction(self.engine) as session:

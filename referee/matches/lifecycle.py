@@ -106,7 +106,7 @@ class Lifecycle(Core):
         deployment sets no ``REFEREE_PUBLIC_URL``; the only request that may
         choose it (see :meth:`set_email`). ``seat_tokens``: the secret
         links of some seats, made by the caller (a season derives its players'
-        links, see :mod:`referee.seasons`, from ``match_id``, the new match's id
+        links, see :mod:`referee.seasons.links`, from ``match_id``, the new match's id
         the caller chose); the others are random. ``host_token``: the host's
         link, made by the caller likewise (a season derives it from its own);
         random when left out."""

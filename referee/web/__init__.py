@@ -37,7 +37,7 @@ from referee.db import OLD_INSTANCE, data_dir, database_url, make_engine, migrat
 from referee.errors import RuleError
 from referee.notify.config import NotifyConfig
 from referee.resources import bundled_dir
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 from referee.web.common import not_text_at
 from referee.web.ratelimit import SCOPE, init_limiter, retry_after, too_many_message
@@ -143,7 +143,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["AUTO_MIGRATE"]:
         migrate(engine)
     app.extensions["referee"] = Referee(engine, notify=NotifyConfig.from_mapping(app.config))
-    # seasons derive their players' match links with the app's secret key (referee.seasons)
+    # seasons derive their players' match links with the app's secret key (referee.seasons.links)
     app.extensions["seasons"] = Seasons(
         app.extensions["referee"], str(app.config["SECRET_KEY"]).encode("utf-8")
     )

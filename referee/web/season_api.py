@@ -1,7 +1,7 @@
 """The seasons' JSON API (issue 15): everything a season's host and players do
 in the browser, for bots and scripts. Thin, like :mod:`referee.web.api`: every
-call goes through :class:`referee.seasons.Seasons` and every answer about a
-season is cut from :func:`referee.season_views.season_view` (never from rows).
+call goes through :class:`referee.seasons.service.Seasons` and every answer about a
+season is cut from :func:`referee.seasons.views.season_view` (never from rows).
 
 Auth is the match API's: ``Authorization: Bearer TOKEN`` with the season's host
 token or a player's season token. A token of another season, or of a match, is
@@ -20,8 +20,8 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from referee.errors import Problem, RuleError
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
-from referee.season_views import SeasonViewer, season_view
-from referee.seasons import MainOutcome, MatchHostLink
+from referee.seasons.state import MainOutcome, MatchHostLink
+from referee.seasons.views import SeasonViewer, season_view
 from referee.service import Created
 from referee.web import seasons
 from referee.web.api import _bearer, _body, _object_body, check_admin_key

@@ -1,5 +1,6 @@
-"""A season's public files (issue 15), each made by :mod:`referee.season_files`
-from the season's *public* view (:func:`referee.season_views.season_view`):
+"""A season's public files (issue 15), each made by :mod:`referee.seasons.post`,
+:mod:`referee.seasons.picture` or :mod:`referee.seasons.ledger_files` from the
+season's *public* view (:func:`referee.seasons.views.season_view`):
 
 - ``/seasons/<id>/post?format=markdown|bbcode``: the forum post (text/plain);
 - ``/seasons/<id>/forum-post?format=markdown|bbcode``: the same post on a page
@@ -25,10 +26,12 @@ import markupsafe
 from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from referee import season_files as files
 from referee.errors import RuleError
 from referee.markup import to_html
-from referee.season_views import season_view
+from referee.seasons import ledger_files
+from referee.seasons import picture as garnet_picture
+from referee.seasons.post import standings_post
+from referee.seasons.views import season_view
 from referee.web import seasons
 from referee.web.common import POST_FORMATS, base_url, check_post_format
 from referee.web.pictures import svg_to_png
@@ -55,7 +58,7 @@ def post(season_id: str) -> ResponseReturnValue:
     fmt = request.args.get("format", "markdown")
     check_post_format(fmt, "format")
     view = _public_view(season_id)
-    return Response(files.standings_post(view, fmt, base_url=base_url()), mimetype="text/plain")
+    return Response(standings_post(view, fmt, base_url=base_url()), mimetype="text/plain")
 
 
 @bp.get("/seasons/<season_id>/forum-post")
@@ -65,7 +68,7 @@ def post_page(season_id: str) -> ResponseReturnValue:
     fmt = request.args.get("format", "markdown")
     check_post_format(fmt, "format")
     view = _public_view(season_id)
-    text = files.standings_post(view, fmt, base_url=base_url())
+    text = standings_post(view, fmt, base_url=base_url())
     return render_template(
         "seasons/post.html",
         view=view,
@@ -85,9 +88,9 @@ def _garnets(season_id: str, fmt: str) -> ResponseReturnValue:
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     elif fmt == "png":
-        response = Response(svg_to_png(files.garnets_svg(view)), mimetype="image/png")
+        response = Response(svg_to_png(garnet_picture.garnets_svg(view)), mimetype="image/png")
     else:
-        response = Response(files.garnets_svg(view), mimetype="image/svg+xml")
+        response = Response(garnet_picture.garnets_svg(view), mimetype="image/svg+xml")
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
@@ -110,7 +113,7 @@ def ledger_csv(season_id: str) -> ResponseReturnValue:
     """The ledger as a CSV download."""
     view = _public_view(season_id)
     return Response(
-        files.ledger_csv(view),
+        ledger_files.ledger_csv(view),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="season-{view["id"]}-ledger.csv"'},
     )
@@ -120,5 +123,5 @@ def ledger_csv(season_id: str) -> ResponseReturnValue:
 def ledger_json(season_id: str) -> ResponseReturnValue:
     """The ledger as JSON: entries in order and every balance."""
     view = _public_view(season_id)
-    body = json.dumps(files.ledger_json(view), ensure_ascii=False, indent=1)
+    body = json.dumps(ledger_files.ledger_json(view), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json")

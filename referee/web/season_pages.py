@@ -2,16 +2,16 @@
 public standings, the host's page behind the season's host link and each
 player's page behind their season link.
 
-Every page is rendered from :func:`referee.season_views.season_view` (the one
+Every page is rendered from :func:`referee.seasons.views.season_view` (the one
 gate of what a viewer may see); the episode's next step is read from the
-service (:class:`referee.seasons.Seasons`). Every action is a CSRF-protected
+service (:class:`referee.seasons.service.Seasons`). Every action is a CSRF-protected
 POST, then a redirect (POST/redirect/GET); a refusal shows the page again with
 every problem. Secret links are shown once, to the browser that made them, kept
 in its signed session for an hour (:func:`referee.web.pages.kept_in_session`):
 the season's links after creating it. The host page always links each match
 made from the season to its host dashboard (issue 23: a host who lost the link
 could never open the next round): those links are derived from the season
-host link's digest (:func:`referee.seasons.derived_host_token`), like the
+host link's digest (:func:`referee.seasons.links.derived_host_token`), like the
 players' seat links from theirs. A player's new season link, which the host
 asks for, is shown once by the answer to that POST alone (``no-store``), not kept.
 """
@@ -53,8 +53,9 @@ from forms.season import (
 from referee.errors import Problem, RuleError
 from referee.names import shown
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
-from referee.season_views import season_view
-from referee.seasons import SeasonState, main_match_players
+from referee.seasons.rules import main_match_players
+from referee.seasons.state import SeasonState
+from referee.seasons.views import season_view
 from referee.web import referee, seasons
 from referee.web.common import base_url, external_url, status_for
 from referee.web.game import SetupRead, read_settings

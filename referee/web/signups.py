@@ -26,8 +26,8 @@ from limits import parse as parse_limit
 
 from forms.season import JoinForm, RemovePlayerForm, SignupsForm
 from referee.errors import Problem, RuleError
-from referee.season_views import season_view
-from referee.signups import Signups
+from referee.seasons.signups import Signups
+from referee.seasons.views import season_view
 from referee.web import referee, seasons
 from referee.web.common import external_url, status_for
 from referee.web.pages import form_problems, group_problems

@@ -405,7 +405,7 @@ def season_pages(c: Collector) -> None:
 def signup_pages(c: Collector) -> None:
     """Issue 23, item 7's pages: a season's join page (open, refused, closed), the
     joined page with the new player's link, and the host page's sign-ups."""
-    from referee.signups import Signups
+    from referee.seasons.signups import Signups
 
     seasons = c.app.extensions["seasons"]
     made = seasons.create_season(

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Dialog, expect
 
 from referee.db import make_engine
 from referee.ruleset import get_ruleset, ruleset_names
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from .conftest import Server

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from service.test_seasons import game_parts, play_to_the_end, seed_where
 
 from referee.db import make_engine
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from .conftest import Server

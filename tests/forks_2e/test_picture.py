@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from referee.picture import clean
 from referee.ruleset import get_ruleset
 from referee.rulesets.forks_2e.cards import DEFAULT_NAMES, DESTINATIONS, destination, value
 from referee.rulesets.forks_2e.picture import (
@@ -21,7 +22,6 @@ from referee.rulesets.forks_2e.picture import (
     NAME_PX,
     SCORES_W,
     board_svg,
-    clean,
     scores_svg,
 )
 from referee.web.pictures import svg_to_png

@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from referee.rulesets.forks_2e import picture as shared
+from referee import picture as shared
 from referee.rulesets.fortune_famine import picture as pic
 from referee.rulesets.fortune_famine.match import detail_json, parse_match, resolve, start
 from referee.rulesets.fortune_famine.options import options

@@ -30,7 +30,7 @@ from referee.models import (
     Seat,
 )
 from referee.notify.config import NotifyConfig
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from .conftest import DEMO, ROUNDS

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from referee.cli import main
 from referee.models import LedgerEntry
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "check_match.py"
 ROSTER = [{"name": "Ana", "garnets": 5}, {"name": "Bo", "garnets": 2}, {"name": "Cy"}]

@@ -26,7 +26,7 @@ from referee.db import transaction
 from referee.demo import create_demo
 from referee.models import MatchNotify, Message
 from referee.notify.config import NotifyConfig
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from .conftest import PLAYERS, AppMaker

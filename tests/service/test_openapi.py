@@ -402,7 +402,7 @@ def _in_season(case: Any, world: World) -> None:
 def _in_signups(case: Any, world: World) -> None:
     """A join by the sign-up link of a season whose sign-ups are open (else the
     token Schemathesis drew: a wrong link), now and then with a name it takes."""
-    from referee.signups import Signups
+    from referee.seasons.signups import Signups
 
     if world.signup_token is None:
         seasons = world.app.extensions["seasons"]

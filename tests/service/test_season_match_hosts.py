@@ -16,7 +16,8 @@ from sqlmodel import Session
 
 from referee.errors import RuleError
 from referee.models import Episode
-from referee.seasons import Seasons, derived_host_token
+from referee.seasons.links import derived_host_token
+from referee.seasons.service import Seasons
 from referee.service import Referee, token_hash
 
 from .conftest import Clock

@@ -17,15 +17,18 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-import referee.seasons as seasons_module
+import referee.seasons.steps as seasons_module
 from referee.db import make_engine, migrate
 from referee.errors import RuleError
 from referee.models import Episode, SeasonPlayer
 from referee.names import shown
 from referee.ruleset import get_ruleset
-from referee.season_files import standings_post
-from referee.season_views import season_view
-from referee.seasons import MainOutcome, Seasons, check_rules, derived_seat_token
+from referee.seasons.links import derived_seat_token
+from referee.seasons.post import standings_post
+from referee.seasons.rules import check_rules
+from referee.seasons.service import Seasons
+from referee.seasons.state import MainOutcome
+from referee.seasons.views import season_view
 from referee.service import Referee, token_hash
 
 from .conftest import Clock

@@ -10,12 +10,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-import referee.seasons as seasons_module
+import referee.seasons.rules as seasons_module
 from referee.errors import RuleError
 from referee.notify.config import NotifyConfig
-from referee.seasons import Seasons, signup_token
+from referee.seasons.links import signup_token
+from referee.seasons.service import Seasons
+from referee.seasons.signups import Signups
 from referee.service import Referee, token_hash
-from referee.signups import Signups
 
 from .conftest import Clock
 from .test_seasons import game_parts, play_to_the_end
@@ -111,7 +112,7 @@ def test_an_address_only_where_mail_is_sent(engine: Engine) -> None:
 def test_a_full_season_and_closed_sign_ups_refuse(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("referee.signups.MAX_PLAYERS", 3)
+    monkeypatch.setattr("referee.seasons.signups.MAX_PLAYERS", 3)
     _, seasons, signups = services(engine)
     sid = seasons.create_season(name="S", players=[{"name": "Ana"}], signups=True).season_id
     signups.join(sid, name="Bo")

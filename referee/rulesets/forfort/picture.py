@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.rulesets.forks_2e import picture as shared
+from referee import picture as shared
 
 from .cards import CAMP, CardSet, Wall, card_set_problems, default_card_set
 from .fort import CELL, CORNERS, DIRECTIONS, SPACES, front_line, step
@@ -198,7 +198,7 @@ def state_text(result: Mapping[str, Any]) -> str:
 def _t(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
     """One text element (``text`` escaped here); ink unless ``extra`` says."""
     fill = "" if " fill=" in extra else f' fill="{INK}"'
-    return shared._text(x, y, text, size, fill + extra)
+    return shared.svg_text(x, y, text, size, fill + extra)
 
 
 def _mid(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
@@ -643,7 +643,7 @@ def draw_forts(view: Mapping[str, Any], columns: int) -> str | None:
         + "."
     )
     data = f' data-seats="{len(seats)}"'
-    out = shared._svg_open(width, height, label, "forfort-forts", data)
+    out = shared.svg_open(width, height, label, "forfort-forts", data)
     out.append(_t(PANEL_GAP, 28, title, 18, ' font-weight="bold"'))
     for i, line in enumerate(subtitle):
         out.append(_t(PANEL_GAP, 50 + 17 * i, line, 13, f' fill="{MUTED}"'))

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
+from referee import picture as shared
 from referee.rulesets.cardgame import TOP
-from referee.rulesets.forks_2e import picture as shared
+from referee.rulesets.forks_2e import picture as forks_2e
 
 from .cards import CARDS, COMPANIES, canonical, is_card
 from .post import company_names, tiebreak_of
@@ -66,7 +67,7 @@ def _card(x: float, y: float, card: str) -> str:
         f'<g class="card" data-card="{card}">'
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{CARD_W}" height="{CARD_H}" rx="4" '
         f'fill="{tint}" stroke="{strong}" stroke-width="2"/>'
-        + shared._text(
+        + shared.svg_text(
             x + CARD_W / 2,
             y + 26,
             str(CARDS.value(card)),
@@ -74,7 +75,9 @@ def _card(x: float, y: float, card: str) -> str:
             f' text-anchor="middle" font-weight="bold" fill="{INK}"',
         )
         + (
-            shared._text(x + CARD_W / 2, y + 37, "twin", 8, f' text-anchor="middle" fill="{INK}"')
+            shared.svg_text(
+                x + CARD_W / 2, y + 37, "twin", 8, f' text-anchor="middle" fill="{INK}"'
+            )
             if twin
             else ""
         )
@@ -105,13 +108,13 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
         + ". The top three companies score plus, the bottom two score minus."
     )
     data = f' data-invested="{len(cards)}"'
-    out = shared._svg_open(BOARD_W, height, label, "forks-board", data)
+    out = shared.svg_open(BOARD_W, height, label, "forks-board", data)
     out.append(
-        "<defs>" + shared._clip("name-col", 60, top, NAME_PX + 8, 5 * ROW_H + sep) + "</defs>"
+        "<defs>" + shared.svg_clip("name-col", 60, top, NAME_PX + 8, 5 * ROW_H + sep) + "</defs>"
     )
-    out.append(shared._text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
+    out.append(shared.svg_text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
     heading = "Final investment board" if final else f"Investment board, {state}"
-    out.append(shared._text(20, 60, heading, 15, f' fill="{MUTED}"'))
+    out.append(shared.svg_text(20, 60, heading, 15, f' fill="{MUTED}"'))
     head = f' font-size="12" fill="{MUTED}"'
     out.append(
         f'<g class="head"><text x="20" y="{top - 10}"{head}>Rank</text>'
@@ -130,16 +133,16 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             f'data-total="{totals[firm]}" data-part="{"top" if is_top else "bottom"}">',
             f'<rect x="12" y="{y + 2}" width="{BOARD_W - 24}" height="{ROW_H - 4}" rx="6" '
             f'fill="{"#ffffff" if is_top else "#f3f4f6"}" stroke="#d1d5db"/>',
-            shared._text(
+            shared.svg_text(
                 30, y + 35, str(place + 1), 20, ' text-anchor="middle" font-weight="bold"'
             ),
             f'<rect x="46" y="{y + 10}" width="12" height="{ROW_H - 20}" rx="2" fill="{strong}" '
             f'stroke="{INK}" stroke-width="1"/>',
             '<g clip-path="url(#name-col)">',
-            shared._text(
+            shared.svg_text(
                 66, y + 26, short[firm], 15, f' font-weight="bold" fill="{INK}" class="name"'
             ),
-            shared._text(
+            shared.svg_text(
                 66,
                 y + 45,
                 f"{len(mine)} card{'s' if len(mine) != 1 else ''}",
@@ -152,12 +155,12 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             parts.append(_card(CARDS_X + i * (CARD_W + CARD_GAP), y + 9, card))
         if not mine:
             parts.append(
-                shared._text(
+                shared.svg_text(
                     CARDS_X, y + 35, "no cards", 13, f' font-style="italic" fill="{MUTED}"'
                 )
             )
         parts.append(
-            shared._text(
+            shared.svg_text(
                 BOARD_W - 60,
                 y + 35,
                 str(totals[firm]),
@@ -166,7 +169,7 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             )
         )
         parts.append(
-            shared._text(
+            shared.svg_text(
                 BOARD_W - 24,
                 y + 37,
                 "+" if is_top else MINUS,
@@ -200,4 +203,4 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
 
 def scores_svg(view: Mapping[str, Any]) -> str | None:
     """The final score chart; None until the match's scores are known."""
-    return shared.scores_svg(view, company_names)
+    return forks_2e.scores_svg(view, company_names)

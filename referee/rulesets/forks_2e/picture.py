@@ -24,12 +24,22 @@ width inside its column. The output is a pure function of the view.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
-from referee.markup import one_line
+from referee.picture import (
+    INK,
+    MINUS,
+    MUTED,
+    clean,
+    fit,
+    signed,
+    svg_clip,
+    svg_open,
+    svg_text,
+    wrap,
+)
 from referee.rulesets.cardgame import decided_text, joined
 from referee.words import garnets as count_garnets
 
@@ -38,9 +48,6 @@ from .match import DEFAULT_TIEBREAK
 
 __all__ = ["decided_text", "joined"]
 
-FONT = "DejaVu Sans, Verdana, sans-serif"
-INK = "#111827"
-MUTED = "#4b5563"
 # per destination: a strong colour (chips, card edges) and a light tint (card faces);
 # values are written in INK on the tint, so every card reads the same
 COLORS: dict[str, tuple[str, str]] = {
@@ -50,8 +57,6 @@ COLORS: dict[str, tuple[str, str]] = {
     "green": ("#16a34a", "#dcfce7"),
     "red": ("#dc2626", "#fee2e2"),
 }
-MINUS = "\u2212"
-ELLIPSIS = "\u2026"
 
 BOARD_W = 760
 ROW_H = 58
@@ -61,111 +66,6 @@ MAX_CARDS = 11  # a destination has 11 cards, so marketing holds at most 11 of o
 NAME_PX = 188  # room for a destination's name
 SCORES_W = 780
 BAR_ROW_H = 46
-
-
-# ---- text ------------------------------------------------------------------
-
-
-def _advance(char: str) -> float:
-    """A generous guess of a character's width in ems (DejaVu Sans)."""
-    if unicodedata.combining(char):
-        return 0.0
-    if unicodedata.east_asian_width(char) in ("W", "F"):
-        return 1.05
-    if char in "ijlI.,:;'|!()[] \u2060":
-        return 0.4
-    if char in "mwMW@%\u2026":
-        return 1.05
-    if char.isdigit():
-        return 0.66
-    if char.isascii():
-        return 0.8 if char.isupper() else 0.64
-    return 0.85
-
-
-def clean(text: object) -> str:
-    """User text fit for one SVG text line: no line break or control character
-    (a space instead), no bidirectional-text control, no code point XML cannot
-    hold, and at most two combining marks on one character (so that no stack of
-    them climbs out of its row)."""
-    out: list[str] = []
-    marks = 0
-    for char in one_line(text):
-        if "\ud800" <= char <= "\udfff" or char in "\ufffe\uffff":
-            continue
-        if unicodedata.combining(char):
-            marks += 1
-            if marks > 2:
-                continue
-        else:
-            marks = 0
-        out.append(char)
-    return "".join(out)
-
-
-def fit(text: object, width: float, size: float, *, bold: bool = False) -> str:
-    """``text`` (cleaned) cut to fit ``width`` pixels at font ``size``: the
-    longest start that fits, then an ellipsis."""
-    s = clean(text)
-    scale = size * (1.1 if bold else 1.0)
-    if text_width(s, size, bold=bold) <= width:
-        return s
-    room = width - _advance(ELLIPSIS) * scale
-    used = 0.0
-    for i, char in enumerate(s):
-        used += _advance(char) * scale
-        if used > room:
-            return s[:i].rstrip() + ELLIPSIS
-    return s  # pragma: no cover - the whole text fitted after all
-
-
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """A generous guess of ``text``'s width in pixels at font ``size``."""
-    return sum(_advance(c) for c in text) * size * (1.1 if bold else 1.0)
-
-
-def wrap(text: str, width: float, size: float, *, sep: str = " ", indent: str = "") -> list[str]:
-    """``text`` broken after each ``sep`` into lines of at most ``width`` pixels
-    (a piece longer than a line gets a line of its own); lines after the first
-    start with ``indent``."""
-    lines: list[str] = []
-    line = ""
-    for piece in text.split(sep):
-        candidate = f"{line}{sep}{piece}" if line else (indent + piece if lines else piece)
-        if line and text_width(candidate, size) > width:
-            lines.append(line + sep.rstrip())
-            line = indent + piece
-        else:
-            line = candidate
-    if line or not lines:
-        lines.append(line)
-    return lines
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number > 0 else (f"{MINUS}{-number}" if number < 0 else "0")
-
-
-def _text(x: float, y: float, text: str, size: float, extra: str = "") -> str:
-    """One text element; ``text`` is escaped here (user text must already be fitted)."""
-    return f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size:g}"{extra}>{escape(text)}</text>'
-
-
-def _svg_open(width: int, height: int, label: str, css_class: str, data: str = "") -> list[str]:
-    return [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-label={quoteattr(label)} '
-        f'font-family="{FONT}" class="{css_class}"{data}>',
-        f"<title>{escape(label)}</title>",
-        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-    ]
-
-
-def _clip(clip_id: str, x: float, y: float, width: float, height: float) -> str:
-    return (
-        f'<clipPath id="{clip_id}"><rect x="{x:.0f}" y="{y:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}"/></clipPath>'
-    )
 
 
 # ---- what the view says --------------------------------------------------------
@@ -262,13 +162,13 @@ def _card(x: float, y: float, card: str, new: bool) -> str:
     edge = f'stroke="{INK}" stroke-width="2.5"' if new else f'stroke="{strong}" stroke-width="2"'
     mark = ""
     if new:
-        mark = _text(x + CARD_W / 2, y + 11, "new", 8, f' text-anchor="middle" fill="{INK}"')
+        mark = svg_text(x + CARD_W / 2, y + 11, "new", 8, f' text-anchor="middle" fill="{INK}"')
     return (
         f'<g class="card" data-card="{card}" data-new="{int(new)}">'
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{CARD_W}" height="{CARD_H}" rx="4" '
         f'fill="{tint}" {edge}/>'
         + mark
-        + _text(
+        + svg_text(
             x + CARD_W / 2,
             y + (29 if new else 26),
             str(value(card)),
@@ -311,11 +211,11 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
         + ". The top three destinations score plus, the bottom two score minus."
     )
     data = f' data-market-steps="{len(result.get("marketed") or [])}"'
-    out = _svg_open(BOARD_W, height, label, "forks-board", data)
-    out.append("<defs>" + _clip("name-col", 60, top, NAME_PX + 8, 5 * ROW_H + sep) + "</defs>")
-    out.append(_text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
+    out = svg_open(BOARD_W, height, label, "forks-board", data)
+    out.append("<defs>" + svg_clip("name-col", 60, top, NAME_PX + 8, 5 * ROW_H + sep) + "</defs>")
+    out.append(svg_text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
     heading = "Final marketing board" if final else f"Marketing board {state}"
-    out.append(_text(20, 60, heading, 15, f' fill="{MUTED}"'))
+    out.append(svg_text(20, 60, heading, 15, f' fill="{MUTED}"'))
     head = f' font-size="12" fill="{MUTED}"'
     out.append(
         f'<g class="head"><text x="20" y="{top - 10}"{head}>Rank</text>'
@@ -337,7 +237,7 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             f'data-total="{totals[dest]}" data-part="{"top" if is_top else "bottom"}">',
             f'<rect x="12" y="{y + 2}" width="{BOARD_W - 24}" height="{ROW_H - 4}" rx="6" '
             f'fill="{fill}" stroke="#d1d5db"/>',
-            _text(
+            svg_text(
                 30,
                 y + 35,
                 str(place + 1),
@@ -347,8 +247,8 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             f'<rect x="46" y="{y + 10}" width="12" height="{ROW_H - 20}" rx="2" fill="{strong}" '
             f'stroke="{INK}" stroke-width="1"/>',
             '<g clip-path="url(#name-col)">',
-            _text(66, y + 26, short[dest], 15, f' font-weight="bold" fill="{INK}" class="name"'),
-            _text(
+            svg_text(66, y + 26, short[dest], 15, f' font-weight="bold" fill="{INK}" class="name"'),
+            svg_text(
                 66,
                 y + 45,
                 f"{dest}, {count} card{'s' if count != 1 else ''}",
@@ -363,13 +263,15 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
                 parts.append(_card(CARDS_X + i * (CARD_W + CARD_GAP), y + 9, card, card in new))
             if len(mine) > MAX_CARDS:  # cannot happen in a real match: kept bounded anyway
                 more = f"+{len(mine) - MAX_CARDS}"
-                parts.append(_text(CARDS_X + MAX_CARDS * (CARD_W + CARD_GAP), y + 35, more, 12))
+                parts.append(svg_text(CARDS_X + MAX_CARDS * (CARD_W + CARD_GAP), y + 35, more, 12))
         else:
             parts.append(
-                _text(CARDS_X, y + 35, "no cards yet", 13, f' font-style="italic" fill="{MUTED}"')
+                svg_text(
+                    CARDS_X, y + 35, "no cards yet", 13, f' font-style="italic" fill="{MUTED}"'
+                )
             )
         parts.append(
-            _text(
+            svg_text(
                 700,
                 y + 35,
                 str(totals[dest]),
@@ -378,9 +280,9 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
             )
         )
         if dest in tied:
-            parts.append(_text(700, y + 50, "tied", 11, f' text-anchor="end" fill="{MUTED}"'))
+            parts.append(svg_text(700, y + 50, "tied", 11, f' text-anchor="end" fill="{MUTED}"'))
         parts.append(
-            _text(
+            svg_text(
                 738,
                 y + 37,
                 "+" if is_top else MINUS,
@@ -397,7 +299,7 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
         + "".join(
             f'<rect x="{x - 118:.0f}" y="{line_y - 10:.0f}" width="236" height="20" '
             f'fill="#ffffff"/>'
-            + _text(
+            + svg_text(
                 x, line_y + 5, words, 13, f' text-anchor="middle" font-weight="bold" fill="{INK}"'
             )
             for x, words in (
@@ -422,7 +324,7 @@ def board_svg(view: Mapping[str, Any]) -> str | None:
     out.append("".join(tb))
     if new:
         out.append(
-            _text(
+            svg_text(
                 20,
                 y + 4,
                 "Cards marked \u201cnew\u201d (dark edge) joined marketing in the last "
@@ -481,7 +383,7 @@ def scores_svg(
             (
                 "token-of-life",
                 "Token of Life: ",
-                f"{_who(names, tol)}, the single highest score ({_signed(scores[tol])})",
+                f"{_who(names, tol)}, the single highest score ({signed(scores[tol])})",
             )
         )
     else:
@@ -491,7 +393,7 @@ def scores_svg(
             (
                 "token-of-life",
                 "Token of Life: ",
-                f"nobody: the highest score ({_signed(best)}) is shared by {sharing}",
+                f"nobody: the highest score ({signed(best)}) is shared by {sharing}",
             )
         )
     if ec is not None:
@@ -518,15 +420,15 @@ def scores_svg(
     title = fit(view.get("name") or "Forks match", SCORES_W - 40, 20, bold=True)
     label = (
         f"Final scores of {title}: "
-        + ", ".join(f"{fit(names.get(s, ''), 200, 14)} {_signed(scores[s])}" for s in order)
+        + ", ".join(f"{fit(names.get(s, ''), 200, 14)} {signed(scores[s])}" for s in order)
         + (f". Token of Life: {_who(names, tol)}" if tol is not None else ". No Token of Life")
         + (f". Elimination Candidate: {_who(names, ec)}" if ec is not None else "")
         + "."
     )
-    out = _svg_open(SCORES_W, height, label, "forks-scores")
-    out.append("<defs>" + _clip("player-col", 12, top, 226, len(order) * BAR_ROW_H) + "</defs>")
-    out.append(_text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
-    out.append(_text(20, 60, "Final scores", 15, f' fill="{MUTED}"'))
+    out = svg_open(SCORES_W, height, label, "forks-scores")
+    out.append("<defs>" + svg_clip("player-col", 12, top, 226, len(order) * BAR_ROW_H) + "</defs>")
+    out.append(svg_text(20, 34, title, 20, f' font-weight="bold" fill="{INK}"'))
+    out.append(svg_text(20, 60, "Final scores", 15, f' fill="{MUTED}"'))
     head = f' font-size="12" fill="{MUTED}"'
     out.append(
         f'<g class="head"><text x="20" y="{top - 10}"{head}>Player</text>'
@@ -548,14 +450,14 @@ def scores_svg(
             f'<rect x="12" y="{y + 2}" width="{SCORES_W - 24}" height="{BAR_ROW_H - 4}" rx="5" '
             f'fill="{fill}" stroke="#e5e7eb"/>',
             '<g clip-path="url(#player-col)">',
-            _text(
+            svg_text(
                 20,
                 y + 21,
                 fit(names.get(seat, f"seat {seat}"), 214, 14, bold=True),
                 14,
                 f' font-weight="bold" fill="{INK}" class="name"',
             ),
-            _text(
+            svg_text(
                 20,
                 y + 38,
                 f"seat {seat}, {count_garnets(garnets.get(seat, 0))}",
@@ -571,27 +473,27 @@ def scores_svg(
             )
         if score >= 0:
             parts.append(
-                _text(
+                svg_text(
                     bar_x(score) + 6,
                     y + 28,
-                    _signed(score),
+                    signed(score),
                     15,
                     f' font-weight="bold" fill="{INK}" class="score"',
                 )
             )
         else:
             parts.append(
-                _text(
+                svg_text(
                     bar_x(score) - 6,
                     y + 28,
-                    _signed(score),
+                    signed(score),
                     15,
                     f' text-anchor="end" font-weight="bold" fill="{INK}" class="score"',
                 )
             )
         if badge:
             parts.append(
-                _text(574, y + 28, badge, 13, f' font-weight="bold" fill="{INK}" class="badge"')
+                svg_text(574, y + 28, badge, 13, f' font-weight="bold" fill="{INK}" class="badge"')
             )
         parts.append("</g>")
         out.append("".join(parts))

@@ -48,7 +48,7 @@ from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from referee.rulesets.forks_2e import picture as shared
+from referee import picture as shared
 
 from .cards import COMMON_FARMER, START, default_deck
 from .state import (
@@ -574,7 +574,7 @@ def wrap(text: str, width: float, size: float, *, sep: str = " ", bold: bool = F
 def _t(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
     """One text element (``text`` escaped here); ink unless ``extra`` says."""
     fill = "" if " fill=" in extra else f' fill="{INK}"'
-    return shared._text(x, y, text, size, fill + extra)
+    return shared.svg_text(x, y, text, size, fill + extra)
 
 
 def _end(x: float, y: float, text: str, size: float = SMALL, extra: str = "") -> str:
@@ -611,7 +611,7 @@ def _shield(x: float, y: float) -> str:
 
 
 def _open(width: int, height: int, label: str, css: str, data: str = "") -> list[str]:
-    return shared._svg_open(width, height, shared.fit(label, 4000, SMALL), css, data)
+    return shared.svg_open(width, height, shared.fit(label, 4000, SMALL), css, data)
 
 
 def _title_block(view: Mapping[str, Any], heading: str, width: int) -> tuple[list[str], float, str]:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 
 ROSTER = [
     {"name": "Ana <b>&", "garnets": 5, "email": "ana@example.org"},

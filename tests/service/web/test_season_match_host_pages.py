@@ -11,7 +11,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from .test_season_pages import create_season, html

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.ruleset import get_ruleset, ruleset_names
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 from referee.web.game import web_for
 

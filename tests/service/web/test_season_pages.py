@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from forms.season import MAX_ROSTER_ROWS, ROSTER_ROWS, NewSeasonForm
 from referee.matchfile import seed_digest
 from referee.models import Season
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from ..test_seasons import at_balances, game_parts, play_to_the_end, seed_where

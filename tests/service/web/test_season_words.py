@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 
 from ..test_seasons import game_parts, play_to_the_end

@@ -22,7 +22,7 @@ import pytest
 from flask import Flask, session
 from flask.testing import FlaskClient
 
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 from referee.service import Referee
 from referee.web import pages
 

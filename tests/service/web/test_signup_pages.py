@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from referee.notify.config import NotifyConfig
-from referee.seasons import Seasons
+from referee.seasons.service import Seasons
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 

@@ -1,6 +1,6 @@
 """Season sign-ups (issue 23, item 7): a link the host posts once, on a forum
 thread, through which players join the season themselves, each seeing their own
-season link once. The service part, next to :class:`referee.seasons.Seasons`
+season link once. The service part, next to :class:`referee.seasons.service.Seasons`
 and through its helpers: every change in one transaction, the season row locked
 first, the season's version bumped.
 
@@ -8,7 +8,7 @@ Decisions (where the issue leaves a choice):
 
 - **The link is derived, not stored in clear**: ``/join/<token>`` with the token
   an HMAC of the server's secret key and the season host link's digest
-  (:func:`referee.seasons.signup_token`), so the host page can always show it;
+  (:func:`referee.seasons.links.signup_token`), so the host page can always show it;
   the database keeps only its SHA-256 (``season.signup_hash``, to find the
   season by it), as it does of every link. A database alone gives no link.
 - **Before the first Main Match only**: sign-ups open and close as often as the
@@ -22,7 +22,7 @@ Decisions (where the issue leaves a choice):
   one line (:func:`referee.names.name_fault`), and none that looks like a name
   already in the season (:func:`referee.names.look_alikes`, which also catches
   the same name twice). An e-mail address is taken only where the server sends
-  mail; a season has at most :data:`referee.seasons.MAX_PLAYERS` players, and
+  mail; a season has at most :data:`referee.seasons.rules.MAX_PLAYERS` players, and
   joining stops there (``season/full``).
 - **Removing a player** (any player, joined or typed by the host) is the
   host's, before the first Main Match only; after it, it is refused
@@ -45,11 +45,14 @@ from referee.errors import Problem, RuleError
 from referee.models import LedgerEntry, Season, SeasonPlayer
 from referee.names import look_alikes, name_fault, shown
 from referee.notify.checks import check_email
-from referee.seasons import MAX_PLAYERS, Seasons, SeasonState, signup_token
+from referee.seasons.links import signup_token
+from referee.seasons.rules import MAX_PLAYERS
+from referee.seasons.service import Seasons
+from referee.seasons.state import SeasonState
 from referee.service import new_token, token_hash
 from referee.text import check_text
 
-NAME_MAX = 100  # a roster name's most characters (referee.seasons._roster_entry)
+NAME_MAX = 100  # a roster name's most characters (referee.seasons.rules.roster_entry)
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,23 @@ address; the host's adds who has an address.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
-from referee.ledger_chain import ledger_heads
-from referee.seasons import SeasonState
+from referee.seasons.chain import ledger_heads
+from referee.seasons.state import SeasonState
 
 SeasonViewer = Literal["public", "player", "host"]
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def player_names(view: Mapping[str, Any]) -> dict[int, str]:
+    """Each player's name by number, from a season view."""
+    return {int(p["number"]): str(p["name"]) for p in view.get("players") or []}
 
 
 def season_view(

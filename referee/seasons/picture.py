@@ -1,186 +1,24 @@
-"""A season's public files (issue 15): its forum post, its garnet picture and
-its ledger as CSV and JSON.
+"""A season's garnet picture (issue 15): each player's garnets over the
+season, drawn as SVG (the server makes the PNG from the same SVG) from a season
+view (:func:`referee.seasons.views.season_view`), never rows; the web routes
+pass the public view. Pure: no Flask, no SQL; the output is a pure function of
+the view.
 
-Every function here reads only a view of :func:`referee.season_views.season_view`
-(the one gate of what a viewer may see of a season), never rows, so a file
-never shows more than the page it comes from; the web routes pass the public
-view. Pure functions: no Flask, no SQL.
-
-User text (the season's and the players' names, a ledger entry's reason) is
-escaped for where it goes:
-
-- the post is built from :class:`referee.markup.Markup`'s blocks, every name
-  through :meth:`Markup.esc` (no markup, link or picture can form from it);
-- the picture cleans and cuts each name to its room with the Forks pictures'
-  text helpers (:func:`referee.rulesets.forks_2e.picture.fit`), then escapes
-  it for XML;
-- the CSV neutralises a text cell a spreadsheet would run as a formula, split
-  on ``,`` or on ``;`` (a ``= + - @``, tab or carriage return at the start of
-  a text, or after a ``,``, ``;`` or line break inside it, gets a ``'`` before
-  it: CSV injection); the numbers we write ourselves stay numbers;
-- the JSON is data: the reader escapes it for where it shows it.
+User text (the season's and the players' names) is cleaned and cut to its
+room with every picture's text helpers (:func:`referee.picture.fit`), then
+escaped for XML.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from referee.chain import HEX64, SHORT
-from referee.errors import RuleError
-from referee.markup import Markup
-from referee.rulesets.forks_2e.picture import FONT, clean, fit, text_width
-from referee.words import counted, garnets
-
-FORMATS = ("markdown", "bbcode")
-CSV_COLUMNS = (
-    "id",
-    "player",
-    "name",
-    "change",
-    "balance",
-    "reason",
-    "episode",
-    "match_id",
-    "created_at",
-    "entered_by",
-    "corrects",
-)
-# the first characters that make a spreadsheet cell a formula (OWASP's list)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-# where a spreadsheet may begin a cell inside a text: its start, or just after a
-# separator (",", or ";" where it splits on that) or a line break, past any spaces
-# and double quotes; a formula character there gets a "'" before it (OWASP)
-_CELL_START = re.compile(r"(^|[,;\r\n])([ \"]*)(?=[=+\-@\t\r])")
-
-
-# ---- what the view says --------------------------------------------------------
-
-
-def _names(view: Mapping[str, Any]) -> dict[int, str]:
-    return {int(p["number"]): str(p["name"]) for p in view.get("players") or []}
-
-
-def running_balances(view: Mapping[str, Any]) -> list[int]:
-    """Each ledger entry's player's balance just after it (the ledger in order:
-    a balance is the sum of a player's entries)."""
-    totals: dict[int, int] = {}
-    out: list[int] = []
-    for entry in view.get("ledger") or []:
-        player = int(entry["player"])
-        totals[player] = totals.get(player, 0) + int(entry["change"])
-        out.append(totals[player])
-    return out
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number > 0 else str(number)
-
-
-# ---- the forum post --------------------------------------------------------------
-
-
-def garnets_picture_url(view: Mapping[str, Any], base_url: str) -> str:
-    """The absolute address of the season's garnet picture, as PNG (forums
-    take PNG, not SVG, as for match posts). The query names the season's
-    version, so a forum that keeps a copy of one image shows the next post's
-    new picture."""
-    return f"{base_url.rstrip('/')}/seasons/{view['id']}/garnets.png?v={view.get('version', 0)}"
-
-
-def _rules_text(rules: Mapping[str, Any]) -> str:
-    bonus = int(rules.get("token_bonus") or 0)
-    lasts = (
-        "until its holder spends it to skip a Death Match"
-        if rules.get("token_lasts") == "until_used"
-        else "for the episode it is won in"
-    )
-    gets = f"gets {garnets(bonus)}" if bonus else "gets no garnets"
-    return f"the Token of Life's holder {gets}; a Token of Life protects {lasts}"
-
-
-def _episode_text(e: Mapping[str, Any], who: Any) -> str:
-    """One episode in words: its Main Match's outcome, then its Death Match."""
-    line = f"Episode {int(e['number'])}: "
-    if not e.get("recorded"):
-        return line + "Main Match under way"
-    holder = e.get("token_holder")
-    line += (
-        f"Main Match: Token of Life {who(holder) if holder is not None else 'nobody'}, "
-        f"Elimination Candidate {who(e['candidate'])}; Death Match: "
-    )
-    candidate, opponent, loser = e.get("candidate"), e.get("opponent"), e.get("loser")
-    if e.get("token_used"):
-        return line + f"none, token spent by {who(candidate)}"
-    if e.get("loser_by") == "nobody":
-        return line + "none, no one could be chosen"
-    if opponent is None:
-        return line + f"{who(candidate)} has not chosen an opponent yet"
-    line += f"{who(candidate)} against {who(opponent)}"
-    if loser is not None:
-        line += f", {who(loser)} lost and is eliminated"
-        return line + (" (entered by the host)" if e.get("loser_by") == "host" else "")
-    return line + (", under way" if e.get("death_match_id") else ", not made yet")
-
-
-def standings_post(view: Mapping[str, Any], fmt: str, base_url: str | None = None) -> str:
-    """The season's forum post in ``fmt`` (markdown or bbcode): its name, the
-    rules, every player's garnets, Tokens of Life and status, and each
-    episode's history; with ``base_url`` (the server's address) the garnet
-    picture is embedded. Made from a season view only."""
-    if fmt not in FORMATS:
-        raise RuleError.single(
-            "post/bad_format", f"a post is written in markdown or bbcode, not {fmt!r}", "format"
-        )
-    m = Markup(fmt)
-    names = _names(view)
-
-    def who(number: object) -> str:
-        return m.esc(names.get(int(str(number)), f"player {number}"))
-
-    out = [m.heading(f"{m.esc(view.get('name', ''))} \u2014 season standings")]
-    if base_url:
-        out.append(m.image("Garnets over the season", garnets_picture_url(view, base_url)))
-    out.append(m.field("Rules", _rules_text(view.get("rules") or {})))
-    rows = []
-    for p in view.get("players") or []:
-        status = (
-            f"eliminated in episode {int(p['eliminated_in'])}"
-            if p.get("eliminated_in") is not None
-            else "still in"
-        )
-        rows.append(
-            f"{who(p['number'])}: {garnets(int(p['garnets']))}, "
-            f"{counted(int(p['tokens']), 'Token of Life', 'Tokens of Life')}, {status}"
-        )
-    out.append(m.section("Players", rows))
-    out.append(m.section("Episodes", [_episode_text(e, who) for e in view.get("episodes") or []]))
-    out.append(ledger_block(view, fmt))
-    return m.document(out)
-
-
-def ledger_block(view: Mapping[str, Any], fmt: str) -> str:
-    """The season post's last block (issue 27): the ledger's latest head, short
-    and whole (``ENTRY:HEX``, as ``referee verify --head`` takes it), so each
-    post keeps a copy of the ledger as it stood (docs/verify.md); "" before
-    the first entry."""
-    head, entries = view.get("ledger_head"), view.get("ledger") or []
-    if not isinstance(head, str) or not HEX64.match(head) or not entries:
-        return ""
-    number = int(entries[-1]["id"])
-    # our own value (digits and hex), in code as itself (see markup.chain_block)
-    whole = f"`{number}:{head}`" if fmt == "markdown" else f"[code]{number}:{head}[/code]"
-    return Markup(fmt).field(
-        "Ledger head", f"{head[:SHORT]} (after entry {number}), to keep: {whole}"
-    )
-
-
-# ---- the garnet picture ------------------------------------------------------------
+from referee.picture import FONT, clean, fit, text_width
+from referee.seasons.views import player_names
+from referee.words import counted
 
 WIDTH = 760
 LEFT, RIGHT, TOP = 64, 56, 58
@@ -260,7 +98,7 @@ def balance_series(view: Mapping[str, Any]) -> dict[int, list[tuple[int, int]]]:
     :func:`episode_count`, one point each (see :func:`episode_of_entries`
     for where an entry counts)."""
     episodes = episode_count(view)
-    change: dict[int, list[int]] = {n: [0] * (episodes + 1) for n in _names(view)}
+    change: dict[int, list[int]] = {n: [0] * (episodes + 1) for n in player_names(view)}
     for entry, point in zip(view.get("ledger") or [], episode_of_entries(view), strict=True):
         player = int(entry["player"])
         change.setdefault(player, [0] * (episodes + 1))[point] += int(entry["change"])
@@ -407,67 +245,3 @@ def _legend(players: Sequence[Mapping[str, Any]], top: float) -> str:
             f"{escape(text + name + tail)}</text>"
         )
     return "".join(out)
-
-
-# ---- the ledger, to download ----------------------------------------------------
-
-
-def safe_cell(value: object) -> str:
-    """A CSV cell no spreadsheet runs, whether it splits on ``,`` or ``;``
-    (CSV injection, OWASP): a ``= + - @``, tab or carriage return that starts
-    the text, or follows a ``,``, a ``;`` or a line break inside it (past any
-    spaces and double quotes, where a spreadsheet splitting there would start
-    a cell), gets a ``'`` before it. An integer is written as itself (a number
-    cannot run, and a quote would make it text)."""
-    if value is None:
-        return ""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return _CELL_START.sub(r"\1\2'", str(value))
-
-
-def ledger_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The ledger's entries in order, each with its player's name and their
-    balance after it."""
-    names = _names(view)
-    return [
-        {
-            "id": e["id"],
-            "player": e["player"],
-            "name": names.get(int(e["player"]), ""),
-            "change": e["change"],
-            "balance": balance,
-            "reason": e["reason"],
-            "episode": e["episode"],
-            "match_id": e["match_id"],
-            "created_at": e["created_at"],
-            "entered_by": e["entered_by"],
-            "corrects": e["corrects"],
-            "head": e.get("head"),
-        }
-        for e, balance in zip(view.get("ledger") or [], running_balances(view), strict=True)
-    ]
-
-
-def ledger_csv(view: Mapping[str, Any]) -> str:
-    """The ledger as CSV (a header row, then one row per entry in order), every
-    cell safe to open in a spreadsheet."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in ledger_rows(view):
-        writer.writerow([safe_cell(row[c]) for c in CSV_COLUMNS])
-    return buffer.getvalue()
-
-
-def ledger_json(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The ledger as data: the season, its entries in order (each with the
-    player's name and balance after it) and every player's balance now."""
-    return {
-        "season": view["id"],
-        "name": view.get("name"),
-        "version": view.get("version"),
-        "entries": ledger_rows(view),
-        "ledger_head": view.get("ledger_head"),
-        "balances": {str(p["number"]): p["garnets"] for p in view.get("players") or []},
-    }
