@@ -98,15 +98,19 @@ def check_players(players: Any, *, limits: bool = True) -> list[dict[str, Any]]:
         if type(seat) is not int or not 1 <= seat <= len(players):
             problems.append(Problem("toy/bad_player", f"{where}: seat {seat!r} is not 1..n", where))
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            problems.append(Problem("toy/bad_player", f"{where}: a name is 1 to 100 characters"))
+            problems.append(
+                Problem("toy/bad_player", f"{where}: a name is 1 to 100 characters", where)
+            )
         elif limits and (fault := name_fault(name)) is not None:
             problems.append(Problem("toy/bad_player", f"{where}: {fault}", where))
         elif name.casefold() in names:
-            problems.append(Problem("toy/bad_player", f"{where}: the name {name!r} is taken"))
+            problems.append(
+                Problem("toy/bad_player", f"{where}: the name {name!r} is taken", where)
+            )
         else:
             names.add(name.casefold())
         if type(garnets) is not int or garnets < 0:
-            problems.append(Problem("toy/bad_player", f"{where}: garnets must be 0 or more"))
+            problems.append(Problem("toy/bad_player", f"{where}: garnets must be 0 or more", where))
         out.append({"seat": seat, "name": name, "garnets": garnets})
     if not problems and sorted(p["seat"] for p in out) != list(range(1, len(out) + 1)):
         problems.append(Problem("toy/bad_players", "the seats must be 1..n, once each", "players"))
