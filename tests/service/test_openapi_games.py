@@ -340,6 +340,7 @@ def test_the_api_answers_a_registered_game_as_described(toy: None, client: Flask
         "settings": {
             "chart": "after-play",
             "post_order": ["scores", "tricks"],
+            "post_titles": {"tricks": "Played cards"},
             "hints": True,
             "close_early": True,
         },
@@ -357,6 +358,10 @@ def test_the_api_answers_a_registered_game_as_described(toy: None, client: Flask
     assert opened.status_code == 200
     conforms(doc, "MatchView", opened.get_json())
     assert [r["phase"] for r in opened.get_json()["rounds"]] == ["play"]
+    # its settings at work: the post's sections in their order and words, and
+    # no scores chart before the first trick
+    post = client.get(f"/api/matches/{match}/post").get_json()["post"]
+    assert "scores." not in post and post.index("Scores") < post.index("Played cards")
 
     refused = client.put(
         f"/api/matches/{match}/orders",

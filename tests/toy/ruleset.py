@@ -190,7 +190,7 @@ class Toy(Ruleset):
         names = {int(p["seat"]): m.esc(p["name"]) for p in public_view["players"]}
         result = public_view["result"]
         out = [m.title(public_view.get("name", ""), self.title)]
-        if base_url:
+        if base_url and scores_svg(public_view) is not None:  # only a picture the server draws
             out.append(m.image("Scores", picture_url(public_view, base_url, "scores")))
         out.append(m.section("Players", [f"{names[s]} (seat {s})" for s in sorted(names)]))
         rows = []
