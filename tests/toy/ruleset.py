@@ -208,12 +208,12 @@ class Toy(Ruleset):
             took = ", ".join(f"{names[p['seat']]} took {p['card']}" for p in trick["picks"])
             tricks.append(f"Trick {trick['number']}: {played}. {took}.")
         scores = [f"{names[int(s)]}: {v}" for s, v in result["scores"].items()]
-        rows = {"tricks": tricks, "scores": scores}
+        sections = {"tricks": tricks, "scores": scores}
         settings = public_view.get("settings") or {}
         titles = settings.get("post_titles") or {}  # the host's words: escaped
         for key in settings.get("post_order") or POST_SECTIONS:
             title = m.esc(titles[key]) if titles.get(key) else POST_TITLES[key]
-            out.append(m.section(title, rows[key]))
+            out.append(m.section(title, sections[key]))
         if result["finished"]:
             out.append(m.field("Won by", " and ".join(names[s] for s in result["winners"])))
         return m.document(out)
