@@ -3,17 +3,18 @@ registered game adds its order bodies (one per phase, from the phase's schema),
 its create body (set-up keys, typed settings, number of players, its name), its
 view and its own schemas, and unregistering it takes them away again.
 
-A tiny two-phase game, written here against :class:`referee.ruleset.Ruleset`,
-is registered for these tests only; the API then serves, takes and answers for
-it exactly as its generated schemas say (on SQLite and PostgreSQL).
+The test-only toy game (tests/toy, High Card: two phases, every kind of
+setting, its own schemas referring to one another) is registered by these
+tests themselves; the API then serves, takes and answers for it exactly as its
+generated schemas say (on SQLite and PostgreSQL).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -21,16 +22,12 @@ from jsonschema import Draft202012Validator, ValidationError
 from openapi_spec_validator import validate
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
+from toy import Toy, registered
 
 from referee.orderschema import public_schema
 from referee.ruleset import (
-    GameState,
-    Phase,
+    EXTRA_RULESETS_ENV,
     Ruleset,
-    Setting,
-    Setup,
-    Step,
-    Viewer,
     get_ruleset,
     register,
     ruleset_names,
@@ -41,108 +38,23 @@ from referee.rulesets.forks_2e.match import resolve as resolve_forks
 from referee.web.api import _prefix, openapi_document
 
 SCHEMAS = "#/components/schemas/"
-TINY = "tiny-duel"
+TOY = Toy.name
 FORKS_GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "forks-2e"
 
 
-class TinyDuel(Ruleset):
-    """Two steps: everyone bids a number, then everyone guesses words."""
-
-    name = TINY
-    title = "Tiny Duel"
-    min_players = 2
-    max_players = 4
-    phases = (
-        Phase("bid", "bid", {"type": "integer", "minimum": 0, "x-code": "bid/bad"}),
-        Phase(
-            "guess",
-            "guesses",
-            {"type": "array", "items": {"type": "string", "x-code": "guess/bad"}},
-        ),
-    )
-    settings: ClassVar[tuple[Setting, ...]] = (
-        Setting("sudden_death", "Sudden death", "flag", False, help="no second chance"),
-        Setting("pace", "Pace", "choice", "slow", ("slow", "fast")),
-        Setting("turns", "Turn order", "order", ("a", "b"), ("a", "b")),
-        Setting("nicknames", "Nicknames", "names", {}, ("a", "b")),
-    )
-    setup_keys = ("stakes",)
-
-    def check_setup(self, body: Mapping[str, Any], players: Any) -> Setup:
-        seats = [{"seat": p["seat"], "name": p["name"], "garnets": p["garnets"]} for p in players]
-        return Setup(players=seats, data={"stakes": body.get("stakes", 1)})
-
-    def document(
-        self,
-        setup: Setup,
-        settings: Mapping[str, Any],
-        seed: str | None,
-        closed: Sequence[Mapping[int, Any]],
-        host_entered: Sequence[tuple[int, int]] = (),
-    ) -> Any:
-        steps = [{str(seat): order for seat, order in orders.items()} for orders in closed]
-        return {"ruleset": TINY, "players": setup.players, "seed": seed, "steps": steps}
-
-    def resolve(self, document: Any, details: bool = False, *, stored: bool = False) -> Any:
-        return {"closed": len(document["steps"])}
-
-    def upcoming(self, state: GameState) -> list[Step]:
-        seats = state.setup.seats
-        names = {1: "bid", 2: "guess"}
-        return [Step(n, names[n], names[n].title(), seats) for n in range(state.closed + 1, 3)]
-
-    def check_order(self, state: GameState, step: Step, seat: int, order: Any) -> Any:
-        return order
-
-    def view(
-        self, state: GameState, viewer: Viewer, *, revealed: bool, open_step: Step | None
-    ) -> dict[str, Any]:
-        out: dict[str, Any] = {"stakes": state.setup.data["stakes"], "result": state.data}
-        if viewer.kind == "seat" and open_step is not None:
-            out["options"] = ["any"]
-        return out
-
-    def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
-        return ""
-
-    def summary(self, document: Any) -> str:
-        return ""
-
-    def openapi_components(self) -> dict[str, Any]:
-        return {
-            "View": {
-                "type": "object",
-                "required": ["stakes", "result"],
-                "additionalProperties": False,
-                "properties": {
-                    "stakes": {"$ref": SCHEMAS + "Stakes"},
-                    "result": {"$ref": SCHEMAS + "Result"},  # its own Result, not the base's
-                    "options": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-            "Setup": {
-                "type": "object",
-                "required": ["stakes"],
-                "properties": {"stakes": {"$ref": SCHEMAS + "Stakes"}},
-            },
-            "Stakes": {"type": "integer", "minimum": 1},
-            "Result": {
-                "type": "object",
-                "required": ["closed"],
-                "additionalProperties": False,
-                "properties": {"closed": {"type": "integer", "minimum": 0}},
-            },
-        }
+@pytest.fixture
+def without_toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No toy game for one test: tests/conftest.py registers it for the whole
+    run (through REFEREE_EXTRA_RULESETS, which would register it again)."""
+    monkeypatch.delenv(EXTRA_RULESETS_ENV, raising=False)
+    unregister(TOY)
 
 
 @pytest.fixture
-def tiny() -> Iterator[None]:
-    """Tiny Duel registered for one test (the document follows by itself)."""
-    register(TINY, TinyDuel)
-    try:
+def toy(without_toy: None) -> Iterator[None]:
+    """The toy game registered by one test alone (the document follows by itself)."""
+    with registered():
         yield
-    finally:
-        unregister(TINY)
 
 
 def schemas_of(doc: dict[str, Any]) -> dict[str, Any]:
@@ -336,88 +248,102 @@ def test_forks_parts_come_from_its_ruleset() -> None:
         conforms(doc, "Forks2eSetup", {"map": "three-rapids"})
 
 
-def test_a_registered_game_adds_its_parts(tiny: None) -> None:
+def test_a_registered_game_adds_its_parts(toy: None) -> None:
     doc = openapi_document()
     check_document(doc)
-    rules = get_ruleset(TINY)
-    check_game(doc, rules, "TinyDuel")
+    rules = get_ruleset(TOY)
+    check_game(doc, rules, "Toy")
     check_game(doc, get_ruleset("rocky-river"), "RockyRiver")
     schemas = schemas_of(doc)
-    create = schemas["TinyDuelCreateMatch"]
-    assert {"ruleset", "stakes"} <= set(create["required"])  # not the default game
-    assert create["properties"]["stakes"] == {"$ref": SCHEMAS + "TinyDuelStakes"}
+    create = schemas["ToyCreateMatch"]
+    assert "ruleset" in create["required"]  # not the default game
+    assert not {"hand_size", "deck"} & set(create["required"])  # its Setup requires neither
+    # its set-up keys, and its own schemas' references to one another, rehomed
+    assert create["properties"]["hand_size"] == {"$ref": SCHEMAS + "ToyHandSize"}
+    assert create["properties"]["deck"] == {"$ref": SCHEMAS + "ToyDeck"}
+    assert schemas["ToyResult"]["properties"]["hand_size"] == {"$ref": SCHEMAS + "ToyHandSize"}
+    assert schemas["ToyResult"]["properties"]["winners"]["items"] == {"$ref": SCHEMAS + "Seat"}
+    assert "HandSize" not in schemas and "Hint" not in schemas
     # its own Result, prefixed, is what its view refers to, and one of the results
-    view = schemas["TinyDuelMatchView"]
-    assert view["properties"]["result"] == {"$ref": SCHEMAS + "TinyDuelResult"}
+    view = schemas["ToyMatchView"]
+    assert view["properties"]["result"] == {"$ref": SCHEMAS + "ToyResult"}
+    assert view["properties"]["hint"] == {"$ref": SCHEMAS + "ToyHint"}
     assert view["additionalProperties"] is False
-    assert {"TinyDuelResult", "RockyRiverResult"} <= set(ref_names(schemas["Result"], "anyOf"))
+    assert {"ToyResult", "RockyRiverResult"} <= set(ref_names(schemas["Result"], "anyOf"))
     # no MatchFile or Audit of its own: any object is one of those
     assert {"type": "object"} in schemas["MatchFile"]["anyOf"]
     assert {"type": "object"} in schemas["Audit"]["anyOf"]
     # each kind of setting as its schema
-    settings = schemas["TinyDuelSettings"]["properties"]
-    assert settings["sudden_death"]["type"] == "boolean"
-    assert settings["pace"]["enum"] == ["slow", "fast"]
-    assert settings["turns"]["items"]["enum"] == ["a", "b"]
-    assert settings["turns"]["minItems"] == settings["turns"]["maxItems"] == 2
-    assert settings["turns"]["default"] == ["a", "b"]
-    assert settings["nicknames"]["propertyNames"] == {"enum": ["a", "b"]}
+    settings = schemas["ToySettings"]["properties"]
+    assert settings["double"]["type"] == "boolean"
+    assert settings["chart"]["enum"] == ["always", "after-play"]
+    assert settings["post_order"]["items"]["enum"] == ["tricks", "scores"]
+    assert settings["post_order"]["minItems"] == settings["post_order"]["maxItems"] == 2
+    assert settings["post_order"]["default"] == ["tricks", "scores"]
+    assert settings["post_titles"]["propertyNames"] == {"enum": ["tricks", "scores"]}
     # bodies of each game's orders, told apart by their key
-    conforms(doc, "OrderBody", {"guesses": ["x"], "seat": 2})
+    conforms(doc, "OrderBody", {"pick": 17, "seat": 2})
     conforms(doc, "OrderBody", {"votes": ["L"], "round": None})
     with pytest.raises(ValidationError, match="is not valid"):
-        conforms(doc, "OrderBody", {"guesses": ["x"], "bid": 3})
+        conforms(doc, "OrderBody", {"pick": 17, "card": 3})
 
 
-def test_the_document_follows_the_registry_by_itself() -> None:
+def test_the_document_follows_the_registry_by_itself(without_toy: None) -> None:
     before = openapi_document()
-    assert not [name for name in schemas_of(before) if name.startswith("TinyDuel")]
-    register(TINY, TinyDuel)
+    assert not [name for name in schemas_of(before) if name.startswith("Toy")]
+    register(TOY, Toy)
     try:
-        assert "TinyDuelOrderBody" in schemas_of(openapi_document())
+        assert "ToyOrderBody" in schemas_of(openapi_document())
     finally:
-        unregister(TINY)
+        unregister(TOY)
     assert openapi_document() is before  # made once per set of registered games
 
 
-def test_unregistering_takes_the_parts_away(tiny: None) -> None:
-    assert "TinyDuelOrderBody" in schemas_of(openapi_document())
-    unregister(TINY)
+def test_unregistering_takes_the_parts_away(toy: None) -> None:
+    assert "ToyOrderBody" in schemas_of(openapi_document())
+    unregister(TOY)
     doc = openapi_document()
     check_document(doc)
-    assert not [name for name in schemas_of(doc) if name.startswith("TinyDuel")]
+    assert not [name for name in schemas_of(doc) if name.startswith("Toy")]
 
 
-def test_a_reference_to_an_unknown_schema_is_refused(tiny: None) -> None:
-    class Broken(TinyDuel):
-        name = "broken-duel"
+def test_a_reference_to_an_unknown_schema_is_refused(toy: None) -> None:
+    class Broken(Toy):
+        name = "broken-toy"
 
         def openapi_components(self) -> dict[str, Any]:
-            return {"View": {"properties": {"stakes": {"$ref": SCHEMAS + "Nowhere"}}}}
+            return {"View": {"properties": {"hint": {"$ref": SCHEMAS + "Nowhere"}}}}
 
     register(Broken.name, Broken)
     try:
-        with pytest.raises(ValueError, match=r"broken-duel.*Nowhere"):
+        with pytest.raises(ValueError, match=r"broken-toy.*Nowhere"):
             openapi_document()
     finally:
         unregister(Broken.name)
-    assert "TinyDuelView" in schemas_of(openapi_document())
+    assert "ToyView" in schemas_of(openapi_document())
 
 
-def test_the_api_answers_a_registered_game_as_described(tiny: None, client: FlaskClient) -> None:
-    """A Tiny Duel match through the API: each body sent and each answer match
+def test_the_api_answers_a_registered_game_as_described(toy: None, client: FlaskClient) -> None:
+    """A toy match through the API: each body sent and each answer match
     the document's generated schemas."""
     doc = client.get("/api/openapi.json").get_json()
-    assert doc == openapi_document() and "TinyDuelMatchView" in schemas_of(doc)
+    assert doc == openapi_document() and "ToyMatchView" in schemas_of(doc)
     body = {
-        "name": "Duel",
-        "ruleset": TINY,
-        "stakes": 3,
+        "name": "High Card",
+        "ruleset": TOY,
+        "hand_size": 3,
+        "deck": 20,
         "players": [
             {"seat": 1, "name": "Ana", "garnets": 1},
             {"seat": 2, "name": "Bo", "garnets": 2},
         ],
-        "settings": {"pace": "fast", "turns": ["b", "a"], "close_early": True},
+        "settings": {
+            "chart": "after-play",
+            "post_order": ["scores", "tricks"],
+            "post_titles": {"tricks": "Played cards"},
+            "hints": True,
+            "close_early": True,
+        },
     }
     conforms(doc, "CreateMatch", body)
     created = client.post("/api/matches", json=body)
@@ -431,28 +357,43 @@ def test_the_api_answers_a_registered_game_as_described(tiny: None, client: Flas
     )
     assert opened.status_code == 200
     conforms(doc, "MatchView", opened.get_json())
-    assert [r["phase"] for r in opened.get_json()["rounds"]] == ["bid", "guess"]
+    assert [r["phase"] for r in opened.get_json()["rounds"]] == ["play"]
+    # its settings at work: the post's sections in their order and words, and
+    # no scores chart before the first trick
+    post = client.get(f"/api/matches/{match}/post").get_json()["post"]
+    assert "scores." not in post and post.index("Scores") < post.index("Played cards")
 
     refused = client.put(
         f"/api/matches/{match}/orders",
         headers={"Authorization": f"Bearer {seat}"},
-        json={"bid": -1},
+        json={"card": "17"},
     )
     assert refused.status_code == 422
-    assert [e["code"] for e in refused.get_json()["errors"]] == ["bid/bad"]
-    order = {"bid": 5}
+    errors = refused.get_json()["errors"]
+    assert [e["code"] for e in errors] == ["toy/not_a_card"]  # the phase schema's x-code
+    assert "is not of type" in errors[0]["message"]  # the shape, refused before the rules
+
+    mine = client.get(f"/api/matches/{match}/me", headers={"Authorization": f"Bearer {seat}"})
+    view = mine.get_json()
+    conforms(doc, "MatchView", view)
+    hand = view["result"]["hand"]
+    assert view["ruleset"] == TOY and view["options"] == hand and view["result"]["hand_size"] == 3
+    assert view["cards_left"] == 3 and view["hint"]["highest"] == max(hand) <= 20  # its deck
+    order = {"card": hand[0]}
     conforms(doc, "OrderBody", order)
     sent = client.put(
         f"/api/matches/{match}/orders", headers={"Authorization": f"Bearer {seat}"}, json=order
     )
     assert sent.status_code == 200, sent.get_json()
     conforms(doc, "Accepted", sent.get_json())
-
-    mine = client.get(f"/api/matches/{match}/me", headers={"Authorization": f"Bearer {seat}"})
-    view = mine.get_json()
-    conforms(doc, "MatchView", view)
-    assert view["ruleset"] == TINY and view["options"] == ["any"] and view["stakes"] == 3
+    conforms(
+        doc,
+        "MatchView",
+        client.get(
+            f"/api/matches/{match}/me", headers={"Authorization": f"Bearer {seat}"}
+        ).get_json(),
+    )
     public = client.get(f"/api/matches/{match}").get_json()
     conforms(doc, "MatchView", public)
     with pytest.raises(ValidationError, match="is not valid"):
-        conforms(doc, "MatchView", {**public, "map": {}})  # a key Tiny Duel's view has not
+        conforms(doc, "MatchView", {**public, "map": {}})  # a key the toy's view has not

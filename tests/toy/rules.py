@@ -3,9 +3,10 @@ but the shared error type, the seed check and the keys an export adds.
 
 Rules (docs/adding-a-game.md walks through them):
 
-- 2 to 6 seats. From a deck of the cards 1..30, shuffled with the match seed,
-  each seat is dealt ``hand_size`` cards (3 unless the set-up says 1..5). A hand
-  is private to its seat.
+- 2 to 6 seats. From a deck of the cards 1..30 (1..``deck`` when the set-up
+  says 2..30: it must hold every hand), shuffled with the match seed, each seat
+  is dealt ``hand_size`` cards (3 unless the set-up says 1..5). A hand is
+  private to its seat.
 - A trick starts with a **play** step, simultaneous: every seat plays one card
   of its hand, sealed until the step closes.
 - Then **pick** steps, one seat at a time: in order of the card each played,
@@ -46,6 +47,7 @@ DECK = tuple(range(1, 31))
 MIN_SEATS, MAX_SEATS = 2, 6
 HAND_SIZES = range(1, 6)
 DEFAULT_HAND_SIZE = 3
+DECK_TOPS = range(2, len(DECK) + 1)  # the set-up's "deck": the highest card, when not 30
 TARGET = 45  # the match ends after the trick in which a seat reaches this score
 
 # Every refusal code of the game (the shared ones it also gives: settings/...
@@ -56,6 +58,8 @@ REFUSAL_CODES = frozenset(
         "toy/bad_players",  # the players are not a list of 2..6 seats
         "toy/bad_player",  # one player's entry is wrong
         "toy/bad_hand_size",  # the set-up's hand_size is not 1..5
+        "toy/bad_deck",  # the set-up's deck is not 2..30
+        "toy/deck_too_small",  # the deck holds fewer cards than the hands need
         "toy/bad_file",  # a match file that is not one
         "toy/not_acting",  # a match file with an order of a seat not acting in its step
         "toy/too_many_steps",  # a match file with orders after the match's end
@@ -98,15 +102,19 @@ def check_players(players: Any, *, limits: bool = True) -> list[dict[str, Any]]:
         if type(seat) is not int or not 1 <= seat <= len(players):
             problems.append(Problem("toy/bad_player", f"{where}: seat {seat!r} is not 1..n", where))
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            problems.append(Problem("toy/bad_player", f"{where}: a name is 1 to 100 characters"))
+            problems.append(
+                Problem("toy/bad_player", f"{where}: a name is 1 to 100 characters", where)
+            )
         elif limits and (fault := name_fault(name)) is not None:
             problems.append(Problem("toy/bad_player", f"{where}: {fault}", where))
         elif name.casefold() in names:
-            problems.append(Problem("toy/bad_player", f"{where}: the name {name!r} is taken"))
+            problems.append(
+                Problem("toy/bad_player", f"{where}: the name {name!r} is taken", where)
+            )
         else:
             names.add(name.casefold())
         if type(garnets) is not int or garnets < 0:
-            problems.append(Problem("toy/bad_player", f"{where}: garnets must be 0 or more"))
+            problems.append(Problem("toy/bad_player", f"{where}: garnets must be 0 or more", where))
         out.append({"seat": seat, "name": name, "garnets": garnets})
     if not problems and sorted(p["seat"] for p in out) != list(range(1, len(out) + 1)):
         problems.append(Problem("toy/bad_players", "the seats must be 1..n, once each", "players"))
@@ -125,25 +133,50 @@ def check_hand_size(value: Any) -> int:
     return value
 
 
+def check_deck(value: Any, hand_size: int, seats: int) -> int | None:
+    """The set-up's ``deck`` (None: left out, the whole deck), or a RuleError.
+    A deck too small for every hand is refused as the hand size's fault (the
+    field ``hand_size``): a hand size left out is refused too, as 3."""
+    if value is None:
+        return None
+    if type(value) is not int or value not in DECK_TOPS:
+        raise RuleError.single(
+            "toy/bad_deck", f"deck must be a card from 2 to 30, not {value!r}", "deck"
+        )
+    if hand_size * seats > value:
+        raise RuleError.single(
+            "toy/deck_too_small",
+            f"{seats} hands of {hand_size} cards need {hand_size * seats} cards: "
+            f"the deck has {value}",
+            "hand_size",
+        )
+    return value
+
+
 # ---- the state -------------------------------------------------------------
 
 
-def deal(seats: Sequence[int], hand_size: int, seed: str) -> dict[str, list[int]]:
-    """Each seat's hand, from the deck shuffled with the seed (deterministic:
-    ``random.Random`` seeded with a string does not depend on the process)."""
-    deck = list(DECK)
+def deal(
+    seats: Sequence[int], hand_size: int, seed: str, top: int | None = None
+) -> dict[str, list[int]]:
+    """Each seat's hand, from the deck (cards 1..``top``, the whole deck when
+    None) shuffled with the seed (deterministic: ``random.Random`` seeded with
+    a string does not depend on the process)."""
+    deck = list(DECK if top is None else range(1, top + 1))
     random.Random(f"{seed}:deal").shuffle(deck)
     return {
         str(seat): sorted(deck[i * hand_size : (i + 1) * hand_size]) for i, seat in enumerate(seats)
     }
 
 
-def start(seats: Sequence[int], hand_size: int, seed: str) -> dict[str, Any]:
+def start(
+    seats: Sequence[int], hand_size: int, seed: str, top: int | None = None
+) -> dict[str, Any]:
     return {
         "ruleset": RULESET,
         "steps": 0,
         "hand_size": hand_size,
-        "hands": deal(seats, hand_size, seed),
+        "hands": deal(seats, hand_size, seed, top),
         "scores": {str(s): 0 for s in seats},
         "tricks": [],
         "defaulted": [],
@@ -265,7 +298,7 @@ def _take(state: dict[str, Any], seat: int, card: int, step: int | None, double:
 # ---- the match file ----------------------------------------------------------
 
 FILE_KEYS = frozenset(
-    {"ruleset", "players", "hand_size", "settings", "seed", "orders", "host_entered"}
+    {"ruleset", "players", "hand_size", "deck", "settings", "seed", "orders", "host_entered"}
     | set(EXPORT_KEYS)
 )
 
@@ -286,6 +319,11 @@ def parse_file(doc: Any, *, stored: bool = False) -> dict[str, Any]:
     hand_size = DEFAULT_HAND_SIZE
     try:
         hand_size = check_hand_size(doc.get("hand_size"))
+    except RuleError as exc:
+        problems += exc.problems
+    deck = None
+    try:
+        deck = check_deck(doc.get("deck"), hand_size, 0 if problems else len(players))
     except RuleError as exc:
         problems += exc.problems
     settings = doc.get("settings", {})
@@ -326,6 +364,7 @@ def parse_file(doc: Any, *, stored: bool = False) -> dict[str, Any]:
     return {
         "players": players,
         "hand_size": hand_size,
+        "deck": deck,
         "double": double,
         "seed": seed,
         "steps": steps,
@@ -336,7 +375,7 @@ def play_file(doc: Any, *, stored: bool = False) -> dict[str, Any]:
     """The state after a match file's steps (every order checked), or a RuleError."""
     parsed = parse_file(doc, stored=stored)
     seats = [p["seat"] for p in parsed["players"]]
-    state = start(seats, parsed["hand_size"], parsed["seed"])
+    state = start(seats, parsed["hand_size"], parsed["seed"], parsed["deck"])
     for i, orders in enumerate(parsed["steps"]):
         nxt = next_acting(state)
         if nxt is None:

@@ -22,6 +22,11 @@ CARD_SCHEMA: dict[str, Any] = {
 }
 
 
+CHART_CHOICES = ("always", "after-play")
+POST_SECTIONS = ("tricks", "scores")  # the game's own sections of a post, in their default order
+POST_TITLES = {"tricks": "Tricks", "scores": "Scores"}
+
+
 class Toy(Ruleset):
     name = rules.RULESET
     title = "High Card"
@@ -39,8 +44,23 @@ class Toy(Ruleset):
             False,
             help="for whoever takes it",
         ),
+        # the others change what is shown, not the rules (nor the match file);
+        # each at its default shows what the toy always showed
+        Setting(
+            "chart",
+            "When the scores chart is drawn",
+            "choice",
+            "always",
+            choices=CHART_CHOICES,
+            help="after-play: once the first trick's cards are played",
+        ),
+        Setting("hints", "Show an acting seat a hint beside its choices", "flag", False),
+        Setting(
+            "post_order", "The order of the post's sections", "order", POST_SECTIONS, POST_SECTIONS
+        ),
+        Setting("post_titles", "Titles of the post's sections", "names", {}, POST_SECTIONS),
     )
-    setup_keys = ("hand_size",)
+    setup_keys = ("hand_size", "deck")
     refusal_codes = rules.REFUSAL_CODES | rules.SHARED_CODES  # for the conformance suite
 
     # ---- set-up --------------------------------------------------------
@@ -57,9 +77,16 @@ class Toy(Ruleset):
             hand_size = rules.check_hand_size(body.get("hand_size"))
         except RuleError as exc:
             problems += exc.problems
+        data: dict[str, Any] = {"hand_size": hand_size}
+        try:  # the deck must hold the hands (known once the players and hand size are)
+            deck = rules.check_deck(body.get("deck"), hand_size, 0 if problems else len(checked))
+            if deck is not None:  # kept only when given: a whole deck's set-up is as it was
+                data["deck"] = deck
+        except RuleError as exc:
+            problems += exc.problems
         if problems:
             raise RuleError(problems)
-        return Setup(players=checked, data={"hand_size": hand_size})
+        return Setup(players=checked, data=data)
 
     # ---- play ----------------------------------------------------------
 
@@ -75,13 +102,16 @@ class Toy(Ruleset):
             "ruleset": rules.RULESET,
             "players": [{k: p[k] for k in rules.PLAYER_KEYS} for p in setup.players],
             "hand_size": setup.data["hand_size"],
-            "settings": {s.key: settings.get(s.key, s.default) for s in self.settings},
+            # the settings the rules read; the others change what is shown, not the result
+            "settings": {"double": settings.get("double", False)},
             "seed": seed,
             "orders": [
                 {str(seat): order for seat, order in sorted(step.items()) if order is not None}
                 for step in closed
             ],
         }
+        if "deck" in setup.data:
+            doc["deck"] = setup.data["deck"]
         if host_entered:
             doc["host_entered"] = [{"step": n, "seat": s} for n, s in host_entered]
         return doc
@@ -99,7 +129,7 @@ class Toy(Ruleset):
         host_entered: Sequence[tuple[int, int]] = (),
     ) -> Any:
         if not closed:  # the start: the cards dealt, nothing played
-            return rules.start(setup.seats, setup.data["hand_size"], seed)
+            return rules.start(setup.seats, setup.data["hand_size"], seed, setup.data.get("deck"))
         return super().replay(setup, settings, seed, closed, host_entered)
 
     def upcoming(self, state: GameState) -> list[Step]:
@@ -137,10 +167,17 @@ class Toy(Ruleset):
         out: dict[str, Any] = {"result": result}
         seat = viewer.seat
         if viewer.kind == "seat" and open_step is not None and seat in open_step.acting:
-            if open_step.phase == "play":
-                out["options"] = list(data["hands"][str(seat)])
-            else:
-                out["options"] = list(data["tricks"][-1]["table"])
+            play = open_step.phase == "play"
+            options = list(data["hands"][str(seat)] if play else data["tricks"][-1]["table"])
+            out["options"] = options
+            if state.settings.get("hints"):
+                out["cards_left"] = len(data["hands"][str(seat)])
+                out["hint"] = {
+                    "lowest": min(options),
+                    "highest": max(options),
+                    # markup on purpose: a view's text is text wherever it is shown
+                    "note": f"{'play' if play else 'take'} <em>one</em> card",
+                }
         return out
 
     def post(self, public_view: dict[str, Any], fmt: str, base_url: str | None = None) -> str:
@@ -153,7 +190,7 @@ class Toy(Ruleset):
         names = {int(p["seat"]): m.esc(p["name"]) for p in public_view["players"]}
         result = public_view["result"]
         out = [m.title(public_view.get("name", ""), self.title)]
-        if base_url:
+        if base_url and scores_svg(public_view) is not None:  # only a picture the server draws
             out.append(m.image("Scores", picture_url(public_view, base_url, "scores")))
         out.append(m.section("Players", [f"{names[s]} (seat {s})" for s in sorted(names)]))
         rows = []
@@ -170,9 +207,13 @@ class Toy(Ruleset):
             played = ", ".join(f"{names[int(s)]} {c}" for s, c in trick["played"].items())
             took = ", ".join(f"{names[p['seat']]} took {p['card']}" for p in trick["picks"])
             tricks.append(f"Trick {trick['number']}: {played}. {took}.")
-        out.append(m.section("Tricks", tricks))
         scores = [f"{names[int(s)]}: {v}" for s, v in result["scores"].items()]
-        out.append(m.section("Scores", scores))
+        sections = {"tricks": tricks, "scores": scores}
+        settings = public_view.get("settings") or {}
+        titles = settings.get("post_titles") or {}  # the host's words: escaped
+        for key in settings.get("post_order") or POST_SECTIONS:
+            title = m.esc(titles[key]) if titles.get(key) else POST_TITLES[key]
+            out.append(m.section(title, sections[key]))
         if result["finished"]:
             out.append(m.field("Won by", " and ".join(names[s] for s in result["winners"])))
         return m.document(out)
@@ -228,6 +269,9 @@ class Toy(Ruleset):
         )
 
     def openapi_components(self) -> dict[str, Any]:
+        """Its own schemas, referring to one another (the document prefixes
+        them: ``ToyHandSize``...) and to the shared ``Seat``."""
+        own = "#/components/schemas/"
         card = {"type": "integer", "minimum": 1, "maximum": 30}
         cards = {"type": "array", "items": card}
         by_seat = {"type": "object", "additionalProperties": {"type": "integer"}}
@@ -236,26 +280,48 @@ class Toy(Ruleset):
             "description": "what the viewer may see of the state (a seat: its own hand too)",
             "properties": {
                 "steps": {"type": "integer"},
-                "hand_size": {"type": "integer"},
+                "hand_size": {"$ref": own + "HandSize"},
                 "scores": by_seat,
                 "tricks": {"type": "array", "items": {"type": "object"}},
                 "finished": {"type": "boolean"},
-                "winners": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
+                "winners": {"type": "array", "items": {"$ref": own + "Seat"}},
                 "hand": cards,
                 "hands": {"type": "object", "additionalProperties": cards},
             },
             "required": ["steps", "scores", "tricks", "finished", "winners"],
         }
         return {
+            "HandSize": {"description": "the cards dealt to each seat", **card, "maximum": 5},
+            "Deck": {
+                "description": "the highest card of the deck (30 when left out)",
+                **card,
+                "minimum": 2,
+            },
             "Setup": {
                 "type": "object",
-                "properties": {"hand_size": {"type": "integer", "minimum": 1, "maximum": 5}},
+                "properties": {
+                    "hand_size": {"$ref": own + "HandSize"},
+                    "deck": {"$ref": own + "Deck"},
+                },
             },
             "Result": result,
+            "Hint": {
+                "type": "object",
+                "description": "with the hints setting: the acting seat's choices at a glance",
+                "required": ["lowest", "highest", "note"],
+                "additionalProperties": False,
+                "properties": {"lowest": card, "highest": card, "note": {"type": "string"}},
+            },
             "View": {
                 "type": "object",
-                "properties": {"result": {"$ref": "#/components/schemas/Result"}, "options": cards},
+                "properties": {
+                    "result": {"$ref": own + "Result"},
+                    "options": cards,
+                    "cards_left": {"type": "integer", "minimum": 0},
+                    "hint": {"$ref": own + "Hint"},
+                },
                 "required": ["result"],
+                "additionalProperties": False,
             },
         }
 
@@ -264,8 +330,12 @@ class Toy(Ruleset):
 
 
 def scores_svg(view: dict[str, Any]) -> str | None:
-    """A bar per seat (its score), from any view (all at 0 before the first trick)."""
+    """A bar per seat (its score), from any view (all at 0 before the first
+    trick), but with the ``chart`` setting "after-play" none before the first
+    trick's cards are played."""
     result = view.get("result") or {}
+    if (view.get("settings") or {}).get("chart") == "after-play" and not result.get("tricks"):
+        return None  # not drawn before the first trick's cards are played
     scores = result.get("scores") or {}
     best = max([*scores.values(), 1])
     bars = []

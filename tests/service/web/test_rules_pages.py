@@ -11,12 +11,11 @@ from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
+from toy import Toy, registered
 
 from referee.ruleset import get_ruleset, ruleset_names
 from referee.service import Referee
 
-from .guess_game import NAME as GUESS
-from .guess_game import registered
 from .web_kit import create_match, page
 
 RULE_ID = re.compile(r"\b[RF]\d+(\.\d+)*\b")
@@ -120,15 +119,16 @@ def test_an_unknown_game_has_no_rules_page(client: FlaskClient) -> None:
 
 
 @pytest.fixture
-def _guess() -> Iterator[None]:
+def _toy() -> Iterator[None]:
     with registered():
         yield
 
 
-@pytest.mark.usefixtures("_guess")
+@pytest.mark.usefixtures("_toy")
 def test_a_game_without_its_own_page_gets_the_generic_one(client: FlaskClient) -> None:
-    rules = get_ruleset(GUESS)
-    html = page(client, f"/games/{GUESS}/rules")
+    rules = get_ruleset(Toy.name)  # the test-only toy (tests/toy): no web module, no page
+    assert rules.web_module is None
+    html = page(client, f"/games/{Toy.name}/rules")
     text = " ".join(" ".join(parsed(html).text).split())
     assert f"How to play {rules.title}" in text
     assert "The steps of a match" in text and "What the host may choose" in text
