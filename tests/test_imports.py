@@ -1,4 +1,5 @@
-"""No module of the referee package imports itself in a circle (issue 28).
+"""No module of the referee package imports itself in a circle, and every import
+points down the layers of docs/architecture.md (issue 28).
 
 Every module under referee/ is read with ``ast`` (nothing is imported), and
 each module-level ``import``/``from ... import`` of a referee module is an
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,3 +143,106 @@ def test_the_allowed_edges_still_exist() -> None:
     known = set(found)
     for importer, imported in ALLOWED:
         assert imported in edges(importer, found[importer], known), (importer, imported)
+
+
+# The layers of docs/architecture.md, lowest first: a module imports from its own
+# layer or one below it. A module is in the layer of the longest pattern it
+# matches (fnmatch, a pattern covering its submodules too); "referee" is the rest.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("engine", ("referee", "referee.notify.checks")),
+    ("storage", ("referee.models", "referee.db", "referee.migrations")),
+    (
+        "visibility",
+        (
+            "referee.views",
+            "referee.matches.state",
+            "referee.seasons.state",
+            "referee.seasons.views",
+            "referee.seasons.post",
+            "referee.seasons.picture",
+            "referee.seasons.ledger_files",
+        ),
+    ),
+    (
+        "service",
+        (
+            "referee.service",
+            "referee.matches",
+            "referee.seasons.service",
+            "referee.seasons.steps",
+            "referee.seasons.links",
+            "referee.seasons.episodes",
+            "referee.seasons.signups",
+            "referee.notify",
+        ),
+    ),
+    (
+        "boundary",
+        (
+            "referee.web",
+            "referee.cli",
+            "referee.server",
+            "referee.bench",
+            "referee.loadtest",
+            "referee.backup",
+            "referee.demo",
+            "referee.rulesets.*.web",
+            "referee.rulesets.*.forms",
+            "referee.rulesets.*.cli",
+        ),
+    ),
+]
+PURE = ("flask", "flask_wtf", "wtforms", "sqlalchemy", "sqlmodel", "alembic", "click")
+
+
+def layer(module: str) -> int:
+    """The index in :data:`LAYERS` of ``module``'s layer."""
+    best: tuple[int, int] | None = None
+    for index, (_, patterns) in enumerate(LAYERS):
+        for pattern in patterns:
+            covers = fnmatch(module, pattern) or fnmatch(module, pattern + ".*")
+            if covers and (best is None or len(pattern) > best[1]):
+                best = (index, len(pattern))
+    assert best is not None, module
+    return best[0]
+
+
+def test_the_layers_are_read() -> None:
+    assert [LAYERS[layer(m)][0] for m in ("referee.chain", "referee.rulesets.forks.picture")] == [
+        "engine",
+        "engine",
+    ]
+    assert LAYERS[layer("referee.rulesets.forks.web")][0] == "boundary"
+    assert LAYERS[layer("referee.matches.orders")][0] == "service"
+    assert LAYERS[layer("referee.matches.state")][0] == "visibility"
+    assert LAYERS[layer("referee.notify.outbox")][0] == "service"
+
+
+def test_every_import_points_down() -> None:
+    up = [
+        f"{importer} ({LAYERS[layer(importer)][0]}) imports {imported} "
+        f"({LAYERS[layer(imported)][0]})"
+        for importer, targets in sorted(graph().items())
+        for imported in sorted(targets)
+        if layer(imported) > layer(importer)
+    ]
+    assert up == []
+
+
+def test_the_engine_and_the_views_import_no_web_sql_or_cli_library() -> None:
+    """Not even inside a function: the rules engine runs the same under
+    ``referee resolve``, the web and the audits."""
+    wrong = []
+    for name, path in modules().items():
+        if LAYERS[layer(name)][0] not in ("engine", "visibility"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            wrong += [f"{name}: {n}" for n in names if n.split(".")[0] in PURE]
+    assert wrong == []
