@@ -208,17 +208,19 @@ class Core:
             row = conn.execute(_FIND_TOKEN, {"digest": digest}).first()
         if row is None:
             return None
-        if row[1] is not None and not self._sqlite:
+        if row[1] is not None:
             with self._hints_lock:
                 self._links[digest] = (str(row[0]), int(row[1]))
         return (str(row[0]), row[1])
 
     def seat_link_hint(self, token: str) -> tuple[str, int] | None:
-        """On PostgreSQL: the (match, seat) a seat's secret link belonged to when
-        this process last looked it up, without asking the database; None when
-        not known (or on SQLite). Only a hint: an order sent with it goes through
-        :meth:`submit_order` with ``token``, which checks the link again."""
-        if self._sqlite or not token or len(token) > 200:
+        """The (match, seat) a seat's secret link belonged to when this process
+        last looked it up, without asking the database; None when not known.
+        Only a hint: an order sent with it goes through :meth:`submit_order`
+        with ``token``, which checks the link again where it stores the order
+        (PostgreSQL's guarded statement, or SQLite's locked path under the write
+        lock)."""
+        if not token or len(token) > 200:
             return None
         with self._hints_lock:
             return self._links.get(token_hash(token))

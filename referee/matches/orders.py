@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 
 from referee import clocks
 from referee.errors import RuleError
+from referee.matches.core import token_hash
 from referee.matches.guarded import GuardedOrders, _order_row
 from referee.matches.state import Preview, _Hint, _OpenRound, setup_of, step_of
 from referee.models import Match, Order, Round, Seat
@@ -55,6 +56,14 @@ _LOCK_MATCH_AND_ROUND = _LOCK_MATCH_FIELDS.returning(
         .label(f"round_{name}")
         for name in ("phase", "status", "deadline", "title", "acting")
     )
+)
+# ... and, for an order sent with a seat link only this process vouches for
+# (Referee.seat_link_hint), that seat's link as it is under the lock
+_LOCK_MATCH_ROUND_AND_LINK = _LOCK_MATCH_AND_ROUND.returning(
+    select(Seat.token_hash)
+    .where(col(Seat.match_id) == col(Match.id), col(Seat.seat) == bindparam("seat"))
+    .scalar_subquery()
+    .label("seat_link")
 )
 _ROUND_FIELDS = core_select(
     *(
@@ -146,11 +155,15 @@ class Orders(GuardedOrders):
             receipt = self._submit_guarded(match_id, seat, order, kind, round_number, token)
             if receipt is not None:
                 return receipt
-        if token is not None and self.find_token(token) != (match_id, seat):
+        if token is not None and self._sqlite:  # checked under the write lock, below
+            digest: str | None = token_hash(token)
+        elif token is not None and self.find_token(token) != (match_id, seat):
             raise RuleError.single(
                 "auth/forbidden", "this token does not give access to this match"
             )
-        return self._submit_locked(match_id, seat, order, host_entered, kind, round_number)
+        else:
+            digest = None
+        return self._submit_locked(match_id, seat, order, host_entered, kind, round_number, digest)
 
     def _submit_locked(
         self,
@@ -160,9 +173,18 @@ class Orders(GuardedOrders):
         host_entered: bool,
         kind: str | None,
         round_number: int | None,
+        link: str | None = None,
     ) -> str:
+        """The locked path (see :meth:`submit_order`). ``link``: on SQLite, the
+        digest of the seat's link the caller was not sure of; the order is
+        stored only if it is still the seat's link once the write lock is held
+        (``auth/forbidden`` otherwise, and nothing changes)."""
         with self.engine.begin() as conn:  # Core: no ORM session needed here
-            m, r = self._lock_for_order(conn, match_id)
+            m, r = self._lock_for_order(conn, match_id, seat if link is not None else None)
+            if link is not None and m.seat_link != link:
+                raise RuleError.single(
+                    "auth/forbidden", "this token does not give access to this match"
+                )
             now = self.clock()  # after the lock, so the order's time is its real turn
             if r is None or r.status != "open":
                 self._forget(match_id)
@@ -298,11 +320,18 @@ class Orders(GuardedOrders):
             self._close(session, match, rnd, by, now)
             session.flush()
 
-    def _lock_for_order(self, conn: Any, match_id: str) -> tuple[Any, _OpenRound | None]:
+    def _lock_for_order(
+        self, conn: Any, match_id: str, seat: int | None = None
+    ) -> tuple[Any, _OpenRound | None]:
         """Lock the match row (bumping its version): what an order needs of the
-        match, and its latest round as it is once the lock is held."""
+        match, and its latest round as it is once the lock is held; on SQLite
+        with ``seat``, also that seat's link digest (``seat_link``)."""
         if self._sqlite:
-            m = conn.execute(_LOCK_MATCH_AND_ROUND, {"match_id": match_id}).first()
+            if seat is None:
+                m = conn.execute(_LOCK_MATCH_AND_ROUND, {"match_id": match_id}).first()
+            else:
+                params = {"match_id": match_id, "seat": seat}
+                m = conn.execute(_LOCK_MATCH_ROUND_AND_LINK, params).first()
             if m is None:
                 raise RuleError.single("match/not_found", f"there is no match '{match_id}'")
             if m.round_status is None:
