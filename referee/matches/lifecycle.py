@@ -14,6 +14,7 @@ import os
 import secrets
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -52,6 +53,7 @@ from referee.notify.checks import (
 from referee.ruleset import (
     DEFAULT_RULESET,
     GameState,
+    Ruleset,
     Setup,
     get_ruleset,
     public_result,
@@ -62,6 +64,16 @@ MAX_GARNETS = 1_000_000_000
 
 
 _SEAT_COLUMNS = frozenset(("seat", "name", "garnets"))
+
+
+@dataclass(frozen=True)
+class _NewMatch:
+    """What :meth:`Lifecycle.create_match` was given, checked."""
+
+    rules: Ruleset
+    setup: Setup
+    settings: dict[str, Any]
+    notify: NotifyRequest
 
 
 def _fault_sleep_in_close(session: Session) -> None:
@@ -110,55 +122,9 @@ class Lifecycle(Core):
         the caller chose); the others are random. ``host_token``: the host's
         link, made by the caller likewise (a season derives it from its own);
         random when left out."""
-        rules = get_ruleset(ruleset)
-        setup = dict(setup or {})
-        # whatever the caller, nothing stored may hold a character that is not text
-        check_text({"name": name, "setup": setup, "players": players}, "the match")
-        problems: list[Problem] = []
-        if not isinstance(name, str) or not name.strip() or len(name) > 200:
-            problems.append(
-                Problem("match/bad_name", "the match needs a name of 1 to 200 characters", "name")
-            )
-        elif (fault := name_fault(name)) is not None:  # one line, something visible
-            problems.append(Problem("match/bad_name", f"the match name: {fault}", "name"))
-        checked_setup: Setup | None = None
-        try:
-            checked_setup = rules.check_setup(setup, players)
-        except RuleError as exc:
-            problems.extend(exc.problems)
-        checked: dict[str, Any] = {}
-        try:
-            checked = check_settings(self._with_schedule(settings, schedule), rules)
-        except RuleError as exc:
-            problems.extend(exc.problems)
-        wanted = NotifyRequest()
-        try:
-            wanted = check_notify(
-                notify,
-                checked_setup.seats if checked_setup else (),
-                mail_enabled=self.notify.mail_enabled,
-                allow_loopback=self.notify.allow_loopback,
-            )
-        except RuleError as exc:
-            problems.extend(exc.problems)
-        for p in checked_setup.players if checked_setup else []:
-            if len(p["name"]) > 100:
-                problems.append(
-                    Problem(
-                        "match/bad_name", f"player name of seat {p['seat']} is over 100 characters"
-                    )
-                )
-            if p["garnets"] > MAX_GARNETS:  # the database stores a 32-bit integer
-                problems.append(
-                    Problem(
-                        "match/bad_garnets",
-                        f"garnets of seat {p['seat']} must be at most {MAX_GARNETS}, "
-                        f"not {p['garnets']}",
-                    )
-                )
-        if problems:
-            raise RuleError(problems)
-        assert checked_setup is not None and isinstance(name, str)
+        new = self._checked_new(name, players, setup, settings, ruleset, notify, schedule)
+        rules, checked_setup, checked, wanted = new.rules, new.setup, new.settings, new.notify
+        assert isinstance(name, str)
         seed = seed or secrets.token_urlsafe(24)
         host_token = host_token or new_token()
         given = dict(seat_tokens or {})
@@ -213,6 +179,85 @@ class Lifecycle(Core):
             if checked.get("auto_open"):
                 self._open_next(session, match, self.clock())
         return Created(match.id, host_token, tokens, match.seed_sha256, secret)
+
+    def check_new_match(
+        self,
+        *,
+        name: object,
+        players: object,
+        setup: Mapping[str, Any] | None = None,
+        settings: object = None,
+        ruleset: object = DEFAULT_RULESET,
+        notify: object = None,
+        schedule: object = None,
+    ) -> None:
+        """Check what :meth:`create_match` would be given, creating nothing:
+        raises the same :class:`RuleError` it would (a create form uses it to
+        name every other problem when part of what was typed could not even be
+        read, so nothing may be created)."""
+        self._checked_new(name, players, setup, settings, ruleset, notify, schedule)
+
+    def _checked_new(
+        self,
+        name: object,
+        players: object,
+        setup: Mapping[str, Any] | None,
+        settings: object,
+        ruleset: object,
+        notify: object,
+        schedule: object,
+    ) -> _NewMatch:
+        """A new match's parts, checked: every problem at once as a RuleError."""
+        rules = get_ruleset(ruleset)
+        setup = dict(setup or {})
+        # whatever the caller, nothing stored may hold a character that is not text
+        check_text({"name": name, "setup": setup, "players": players}, "the match")
+        problems: list[Problem] = []
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            problems.append(
+                Problem("match/bad_name", "the match needs a name of 1 to 200 characters", "name")
+            )
+        elif (fault := name_fault(name)) is not None:  # one line, something visible
+            problems.append(Problem("match/bad_name", f"the match name: {fault}", "name"))
+        checked_setup: Setup | None = None
+        try:
+            checked_setup = rules.check_setup(setup, players)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        checked: dict[str, Any] = {}
+        try:
+            checked = check_settings(self._with_schedule(settings, schedule), rules)
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        wanted = NotifyRequest()
+        try:
+            wanted = check_notify(
+                notify,
+                checked_setup.seats if checked_setup else (),
+                mail_enabled=self.notify.mail_enabled,
+                allow_loopback=self.notify.allow_loopback,
+            )
+        except RuleError as exc:
+            problems.extend(exc.problems)
+        for p in checked_setup.players if checked_setup else []:
+            if len(p["name"]) > 100:
+                problems.append(
+                    Problem(
+                        "match/bad_name", f"player name of seat {p['seat']} is over 100 characters"
+                    )
+                )
+            if p["garnets"] > MAX_GARNETS:  # the database stores a 32-bit integer
+                problems.append(
+                    Problem(
+                        "match/bad_garnets",
+                        f"garnets of seat {p['seat']} must be at most {MAX_GARNETS}, "
+                        f"not {p['garnets']}",
+                    )
+                )
+        if problems:
+            raise RuleError(problems)
+        assert checked_setup is not None
+        return _NewMatch(rules, checked_setup, checked, wanted)
 
     @staticmethod
     def _with_schedule(settings: object, schedule: object) -> object:

@@ -289,17 +289,24 @@ def new_match() -> ResponseReturnValue:
     report = web.setup_report(read.body)[0] if read.report and not read.problems else None
     created = None
     problems += [p for bad in unread.values() for p in bad] + unread_notify
+    given: dict[str, Any] = {
+        "name": form.name.data or "",
+        "setup": read.body,
+        "players": players,
+        "settings": settings,
+        "ruleset": create.rules.name,
+        "notify": notify,
+        "schedule": {"auto_open": bool(form.auto_open.data)},
+    }
     try:
-        created = referee().create_match(
-            name=form.name.data or "",
-            setup=read.body,
-            players=players,
-            settings=settings,
-            ruleset=create.rules.name,
-            notify=notify,
-            schedule={"auto_open": bool(form.auto_open.data)},
-            base_url=base_url(),
-        )
+        if read.problems:
+            # a set-up box that could not be read is left out of ``read.body``, and
+            # a game may accept its set-up without that key: nothing is created,
+            # and the service still names every other problem
+            referee().check_new_match(**given)
+            problems += read.problems
+        else:
+            created = referee().create_match(**given, base_url=base_url())
     except RuleError as exc:
         # what the service says of a set-up or setting that could not be read
         # only repeats that: the reading's problems say why

@@ -221,3 +221,17 @@ def test_create_match_refuses_control_characters_from_any_caller(timed: Referee)
         timed.create_match(name="m\x07", setup={"map": "three-rapids"}, players=PLAYERS)
     assert bad_name.value.codes == ["request/bad_text"]
     assert timed.match_ids() == []
+
+
+def test_check_new_match_refuses_as_create_would_and_creates_nothing(timed: Referee) -> None:
+    given: dict[str, Any] = {"name": "m", "setup": {"map": "three-rapids"}, "players": PLAYERS}
+    timed.check_new_match(**given)  # all good: no error, and still nothing made
+    assert timed.match_ids() == []
+    bad = {**given, "name": " ", "setup": {"map": "no-such-map"}}
+    with pytest.raises(RuleError) as checked:
+        timed.check_new_match(**bad)
+    with pytest.raises(RuleError) as created:
+        timed.create_match(**bad)
+    assert checked.value.problems == created.value.problems
+    assert {"match/bad_name"} < set(checked.value.codes)
+    assert timed.match_ids() == []

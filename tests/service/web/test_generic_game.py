@@ -126,6 +126,28 @@ def test_refusals_of_the_generic_create_form_are_shown_by_their_fields(
     assert svc.match_ids() == []
 
 
+def test_a_set_up_box_that_is_not_json_refuses_even_when_the_game_could_do_without_it(
+    client: FlaskClient, svc: Referee
+) -> None:
+    """The toy takes its set-up without a deck (the whole deck), so a deck box
+    that could not be read must not be dropped and the match made without it."""
+    r = client.post("/new", data=create_form(setup_deck="[1, 2,"))
+    assert r.status_code == 422
+    assert "the deck is not valid JSON" in errors_of(r.get_data(as_text=True), "setup_deck")
+    assert svc.match_ids() == []
+    # every other problem is still named at once, by its field
+    r = client.post("/new", data=create_form(setup_deck="[1, 2,", **{"players-1-name": ""}))
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "the deck is not valid JSON" in errors_of(html, "setup_deck")
+    assert "players[1]: a name is 1 to 100 characters" in errors_of(html, "players-1")
+    assert svc.match_ids() == []
+    # the same form with the box left empty makes the match
+    r = client.post("/new", data=create_form(setup_deck=""))
+    assert r.status_code == 303
+    assert len(svc.match_ids()) == 1
+
+
 def test_a_game_without_web_parts_is_played_through_the_pages(
     client: FlaskClient, svc: Referee
 ) -> None:
