@@ -13,12 +13,13 @@ from __future__ import annotations
 import unicodedata
 from xml.sax.saxutils import escape, quoteattr
 
+from referee import words
 from referee.markup import one_line
+from referee.words import MINUS
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
 INK = "#111827"
 MUTED = "#4b5563"
-MINUS = "\u2212"
 ELLIPSIS = "\u2026"
 
 
@@ -100,7 +101,7 @@ def wrap(text: str, width: float, size: float, *, sep: str = " ", indent: str = 
 
 def signed(number: int) -> str:
     """A number with its sign written: ``+3``, ``0``, and a true minus sign (U+2212)."""
-    return f"+{number}" if number > 0 else (f"{MINUS}{-number}" if number < 0 else "0")
+    return words.signed(number, MINUS)
 
 
 def svg_text(x: float, y: float, text: str, size: float, extra: str = "") -> str:

@@ -7,6 +7,15 @@ garnets". Templates call it as the ``garnets`` filter (``{{ n|garnets }}``);
 
 from __future__ import annotations
 
+MINUS = "\u2212"  # a true minus sign: reads better than a hyphen on pages and in pictures
+
+
+def signed(number: int, minus: str = "-") -> str:
+    """A number with its sign written: "+3", "0", "-3". ``minus``: the sign a
+    format wants (:data:`MINUS` on pages and in pictures; posts, summaries and
+    plain text keep the hyphen, the default)."""
+    return f"+{number}" if number > 0 else (f"{minus}{-number}" if number < 0 else "0")
+
 
 def counted(count: int, one: str, many: str | None = None, *, signed: bool = False) -> str:
     """``count`` and the noun that goes with it: ``one`` for 1 and -1, else

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.words import counted, duration, garnets
+from referee.words import MINUS, counted, duration, garnets, signed
 
 
 @pytest.mark.parametrize(
@@ -46,3 +46,24 @@ def test_counted_takes_an_irregular_plural() -> None:
 )
 def test_a_duration_in_words(hours: float, words: str) -> None:
     assert duration(hours) == words
+
+
+@pytest.mark.parametrize(
+    ("number", "minus", "text"),
+    [
+        (3, "-", "+3"),
+        (1, "-", "+1"),
+        (0, "-", "0"),
+        (-1, "-", "-1"),
+        (-12, "-", "-12"),
+        (4, MINUS, "+4"),
+        (0, MINUS, "0"),
+        (-4, MINUS, "\u22124"),
+    ],
+)
+def test_signed_writes_the_sign_a_format_wants(number: int, minus: str, text: str) -> None:
+    assert signed(number, minus) == text
+
+
+def test_signed_keeps_the_hyphen_unless_told() -> None:
+    assert signed(-2) == "-2" and MINUS == "\u2212"

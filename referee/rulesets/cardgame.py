@@ -22,6 +22,7 @@ from referee.markup import Markup, when
 from referee.matchfile import seeded_hash as h
 from referee.players import is_int
 from referee.ruleset import Setting, check_game_settings
+from referee.words import MINUS, signed
 
 TOP = 3  # the first three of a ranking are the top, the last two the bottom
 MAX_ID = 12  # no card id is longer; spares lower() a hostile megabyte
@@ -250,14 +251,6 @@ def rounds_rows(view: Mapping[str, Any], who: Callable[[int], str]) -> list[str]
             line += f"; orders entered by the host for {entered}"
         rows.append(line)
     return rows
-
-
-MINUS = "\u2212"
-
-
-def signed(number: int, minus: str = MINUS) -> str:
-    """+3, 0 or minus 3 (``minus``: the sign a format wants)."""
-    return f"+{number}" if number > 0 else (f"{minus}{-number}" if number < 0 else "0")
 
 
 def joined(items: Sequence[str]) -> str:

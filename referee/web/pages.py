@@ -30,7 +30,7 @@ from referee.views import pulse_of_view
 from referee.web import referee
 from referee.web.game import PageWords, web_for
 from referee.web.pictures import drawn
-from referee.words import counted, duration, garnets, span
+from referee.words import counted, duration, garnets, signed, span
 
 __all__ = [
     "KEPT_KEYS",
@@ -321,10 +321,6 @@ def relative(iso: str | None) -> str:
     else:
         text = "less than a minute"
     return f"in {text}" if seconds > 0 else f"{text} ago"
-
-
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 # ---- problems next to the fields they concern --------------------------------

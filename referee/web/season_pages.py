@@ -55,7 +55,7 @@ from referee.names import shown
 from referee.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_names
 from referee.seasons.rules import main_match_players
 from referee.seasons.state import SeasonState
-from referee.seasons.views import season_view
+from referee.seasons.views import player_names, season_view
 from referee.web import referee, seasons
 from referee.web.common import base_url, external_url, status_for
 from referee.web.game import SetupRead, read_settings
@@ -296,11 +296,7 @@ def _links_page(entry: dict[str, Any], *, kept: bool) -> ResponseReturnValue:
 @bp.get("/seasons/<season_id>")
 def standings(season_id: str) -> ResponseReturnValue:
     view = season_view(_state(season_id), "public")
-    return render_template("seasons/standings.html", view=view, names=_names(view))
-
-
-def _names(view: dict[str, Any]) -> dict[int, str]:
-    return {int(p["number"]): str(p["name"]) for p in view["players"]}
+    return render_template("seasons/standings.html", view=view, names=player_names(view))
 
 
 # ---- the host's page ----------------------------------------------------------
@@ -353,7 +349,7 @@ def _host_page(
 ) -> ResponseReturnValue:
     state = _state(season_id)
     view = season_view(state, "host")
-    names = _names(view)
+    names = player_names(view)
     forms = forms or {}
     step = _next_step(state)
     matches = seasons().host_links(season_id)
@@ -745,7 +741,7 @@ def _player_page(
 ) -> ResponseReturnValue:
     state = _state(season_id)
     view = season_view(state, "player", number)
-    names = _names(view)
+    names = player_names(view)
     links = seasons().match_links(season_id, number)
     choice: dict[str, Any] | None = None
     e = state.episodes[-1] if state.episodes else None

@@ -26,12 +26,12 @@ from xml.sax.saxutils import escape
 from referee import picture as shared
 from referee.rulesets.cardgame import TOP
 from referee.rulesets.forks_2e import picture as forks_2e
+from referee.words import MINUS
 
 from .cards import CARDS, COMPANIES, canonical, is_card
 from .post import company_names, tiebreak_of
 
 INK, MUTED = shared.INK, shared.MUTED
-MINUS = "\u2212"
 COLORS: dict[str, tuple[str, str]] = {
     "dtv": ("#6b7280", "#e5e7eb"),
     "apidae": ("#ca8a04", "#fef9c3"),

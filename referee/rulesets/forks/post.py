@@ -27,9 +27,9 @@ from referee.rulesets.cardgame import (
     defaulted_section,
     joined,
     rounds_rows,
-    signed,
 )
 from referee.words import garnets as count_garnets
+from referee.words import signed
 
 from .cards import CARDS, COMPANIES, DEFAULT_NAMES, is_card
 from .match import DEFAULT_TIEBREAK

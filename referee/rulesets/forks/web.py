@@ -29,6 +29,7 @@ from referee.ruleset import Setting
 from referee.rulesets.cardgame import TOP
 from referee.text import typed
 from referee.web.game import GameWeb, OrderForm
+from referee.words import MINUS, signed
 
 from .cards import ALL_CARDS, CARDS, COMPANIES, DEFAULT_NAMES, canonical, card_name, is_card
 from .forms import ForksForm
@@ -40,15 +41,12 @@ __all__ = ["ForksOrder", "Web", "board_of", "company_names"]
 
 TEMPLATES = "rulesets/forks"
 _CARD_ID = re.compile(r"(?<![\w-])(?:dtv|apidae|oxime|wildrock|needle)-[3-9]x?(?![\w-])")
-MINUS = "\u2212"
 TAKEN = "taken"  # the keep radio "the card I take in the swap" (no card id is a word)
 
 
 def number(n: int) -> str:
     """A score or total for people: +20, 0, and a real minus sign (U+2212)."""
-    if n > 0:
-        return f"+{n}"
-    return f"{MINUS}{-n}" if n < 0 else "0"
+    return signed(n, MINUS)
 
 
 def company_names(given: object) -> dict[str, str]:

@@ -30,7 +30,6 @@ from xml.sax.saxutils import escape
 
 from referee.picture import (
     INK,
-    MINUS,
     MUTED,
     clean,
     fit,
@@ -41,6 +40,7 @@ from referee.picture import (
     wrap,
 )
 from referee.rulesets.cardgame import decided_text, joined
+from referee.words import MINUS
 from referee.words import garnets as count_garnets
 
 from .cards import DEFAULT_NAMES, DESTINATIONS, canonical, destination, is_card, value

@@ -27,6 +27,7 @@ from referee.errors import RuleError
 from referee.markup import Markup, picture_url
 from referee.rulesets.cardgame import defaulted_section, rounds_rows
 from referee.words import garnets as count_garnets
+from referee.words import signed
 
 from .cards import canonical, card_name, destination, is_card, value
 from .picture import (
@@ -42,12 +43,8 @@ FORMATS = ("markdown", "bbcode")
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
-def _signed(number: int) -> str:
-    return f"+{number}" if number > 0 else str(number)
-
-
 def _points(number: int) -> str:
-    return f"{_signed(number)} point" if abs(number) == 1 else f"{_signed(number)} points"
+    return f"{signed(number)} point" if abs(number) == 1 else f"{signed(number)} points"
 
 
 def _cards(cards: list[str], m: Markup, names: dict[str, str]) -> str:

@@ -29,6 +29,7 @@ from referee.errors import Problem, RuleError
 from referee.ruleset import Setting
 from referee.text import typed
 from referee.web.game import GameWeb, OrderForm
+from referee.words import MINUS, signed
 
 from .cards import (
     ALL_CARDS,
@@ -64,7 +65,6 @@ TEMPLATES = "rulesets/forks_2e"
 STATIC = "rulesets/forks_2e"
 # a canonical card id in a text of the engine's (it writes no other form)
 _CARD_ID = re.compile(r"(?<![\w-])(?:grey|blue|yellow|green|red)-(?:[3-9]|1[0-2])x?(?![\w-])")
-MINUS = "\u2212"
 
 
 # ---- words and numbers -------------------------------------------------------------
@@ -73,9 +73,7 @@ MINUS = "\u2212"
 def number(n: int) -> str:
     """A score or total for people: +20, 0, and a negative one with a real minus
     sign (U+2212), which reads better than a hyphen."""
-    if n > 0:
-        return f"+{n}"
-    return f"{MINUS}{-n}" if n < 0 else "0"
+    return signed(n, MINUS)
 
 
 def listed(items: Sequence[str]) -> str:

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.words import signed
+
 from .river_map import MAX_BRANCHES, MAX_FORKS, MAX_NAME_LENGTH, MAX_PATH_LENGTH, RiverMap
 
 # slot colours: fill, a light tint for text, and the pattern's id
@@ -66,10 +68,6 @@ def _text(value: object) -> str:
 
 def _short(name: str, limit: int = 14) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _patterns() -> str:
@@ -296,11 +294,11 @@ def _branch_box(
     total = layer.totals.get(bid)
     where = f"{'left' if side == 'L' else 'right'} {'outer' if position else 'inner'}"
     lines = [f"{_short(bid, 6)} {color}", _short(who)]
-    lines.append(f"total {_signed(total)}" if total is not None else "total ?")
+    lines.append(f"total {signed(total)}" if total is not None else "total ?")
     own = list(layer.cards.get(bid, ()))
     title = f"Branch {bid}: {where}, {color} slot, portrays {who} (seat {seat})"
     if total is not None:
-        title += f", total {_signed(total)}"
+        title += f", total {signed(total)}"
     if own:
         title += f", your cards here: {', '.join(own)}"
     if on_path:
@@ -461,7 +459,7 @@ def score_chart_svg(
             )
         out.append(
             f'<text x="{lx + 14:.0f}" y="{ty + 4:.0f}" font-size="13" fill="{color}">'
-            f"{_text(name)} {_signed(last)}</text></g>"
+            f"{_text(name)} {signed(last)}</text></g>"
         )
     out.append("</svg>")
     return "".join(out)

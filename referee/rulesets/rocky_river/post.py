@@ -17,13 +17,9 @@ from typing import Any
 
 from referee.markup import Markup as _Markup
 from referee.markup import one_line, picture_url, when
-from referee.words import garnets
+from referee.words import garnets, signed
 
 __all__ = ["forum_post", "one_line", "picture_urls"]
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def _points(value: int) -> str:
@@ -83,7 +79,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
             out.append(
                 m.section(
                     "Slot totals (published by the host)",
-                    [f"{m.esc(b)}: {_signed(v)}" for b, v in result["branch_totals"].items()],
+                    [f"{m.esc(b)}: {signed(v)}" for b, v in result["branch_totals"].items()],
                 )
             )
         else:
@@ -104,7 +100,7 @@ def forum_post(view: dict[str, Any], fmt: str, base_url: str | None = None) -> s
             how = "unanimous" if step["unanimous"] else "majority"
             rows.append(
                 f"Segment {segment}, fork {m.esc(step['fork'])}: {chosen} -> {step['direction']} "
-                f"({how}), branch {m.esc(step['branch'])}: {_signed(step['points'])} for "
+                f"({how}), branch {m.esc(step['branch'])}: {signed(step['points'])} for "
                 f"{who(step['seat'])}"
             )
         out.append(m.section("The raft's path", rows))

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from referee.words import garnets
+from referee.words import garnets, signed
 
 from .draft import garnet_order
 from .match import Resolution
 from .seeded import seed_digest
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def summary_text(res: Resolution) -> str:
@@ -49,7 +45,7 @@ def summary_text(res: Resolution) -> str:
         add("Mapping: slot totals")
         for fork in river.forks.values():
             parts = [
-                f"{b.id} {b.color} s{b.seat} {_signed(res.totals[b.id])}" for b in fork.branches()
+                f"{b.id} {b.color} s{b.seat} {signed(res.totals[b.id])}" for b in fork.branches()
             ]
             add(f"  {fork.id}: " + " | ".join(parts))
     if res.path is not None and res.scores is not None and res.control is not None:
@@ -64,7 +60,7 @@ def summary_text(res: Resolution) -> str:
             how = "unanimous" if step.unanimous else "majority"
             add(
                 f"    {step.fork}: votes {votes} -> {step.direction} ({how}), "
-                f"branch {step.branch}, {_signed(step.points)} for {who(step.seat)}"
+                f"branch {step.branch}, {signed(step.points)} for {who(step.seat)}"
             )
         add("")
         add("Scores")

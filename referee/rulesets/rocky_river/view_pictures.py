@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.words import signed
+
 from .data import load_deck
 from .picture import SEAT_STYLE, MapLayer, _marker, _short, map_svg, score_chart_svg
 from .river_map import MAX_NAME_LENGTH, RiverMap, stored_river
@@ -30,10 +32,6 @@ RESULTS_W = 600
 
 def _names(view: Mapping[str, Any]) -> dict[int, str]:
     return {int(p["seat"]): str(p["name"]) for p in view["players"]}
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
 
 
 def visible_totals(result: Mapping[str, Any]) -> dict[str, int]:
@@ -60,7 +58,7 @@ def own_cards(view: Mapping[str, Any], river: RiverMap | None = None) -> dict[st
         if branch is None or card not in deck.by_id:
             continue
         value = deck.by_id[card].value_for(branch.color)
-        text = card if value is None else f"{card} {_signed(value)}"
+        text = card if value is None else f"{card} {signed(value)}"
         out.setdefault(branch.id, []).append(text)
     return out
 
@@ -195,7 +193,7 @@ def view_results_svg(view: Mapping[str, Any]) -> str | None:
     chart_y = lines_y + count * 22 - 10
     height = chart_y + CHART_H + 8
     label = (
-        heading + ": " + ", ".join(f"{names[s]} {_signed(int(scores[str(s)]))}" for s in standing)
+        heading + ": " + ", ".join(f"{names[s]} {signed(int(scores[str(s)]))}" for s in standing)
     )
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {RESULTS_W} {height}" '
@@ -232,7 +230,7 @@ def view_results_svg(view: Mapping[str, Any]) -> str | None:
             + _t(
                 290,
                 y + 20,
-                _signed(int(scores.get(str(seat), 0))),
+                signed(int(scores.get(str(seat), 0))),
                 15,
                 ' font-weight="bold" text-anchor="end" fill="#111827"',
             )

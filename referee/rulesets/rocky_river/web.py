@@ -16,7 +16,7 @@ from referee.errors import Problem, RuleError
 from referee.jsonio import loads_strict
 from referee.text import check_text
 from referee.web.game import GameWeb, OrderForm, SetupRead
-from referee.web.pages import signed
+from referee.words import signed
 
 from .data import DEFAULT_MAP, bundled_map_names, load_deck
 from .forms import (
