@@ -24,7 +24,7 @@ from forms.orders import choices
 
 # the roster rows the create page shows (a blank row is left out); ?rows= asks for more,
 # up to MAX_ROSTER_ROWS (a season's most players, referee.seasons.rules.MAX_PLAYERS): a post
-# of more rows is refused before any form is built (referee.web.season_pages)
+# of more rows is refused before any form is built (referee.web.season_pages.new)
 ROSTER_ROWS = 8
 MAX_ROSTER_ROWS = 64
 TOKEN_LASTS_CHOICES = choices([("episode", "one episode"), ("until_used", "until used")])

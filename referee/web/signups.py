@@ -32,7 +32,8 @@ from referee.web import referee, seasons
 from referee.web.common import external_url, status_for
 from referee.web.pages import form_problems, group_problems
 from referee.web.ratelimit import EXTENSION, retry_after
-from referee.web.season_pages import _done, _host_page, _host_season, _int
+from referee.web.season_pages.common import done, host_season, read_int
+from referee.web.season_pages.host import host_page
 
 bp = Blueprint("signups", __name__)
 
@@ -167,12 +168,12 @@ def season_signups(season_id: str) -> dict[str, Any]:
 
 
 def _host_refused(token: str, season_id: str, exc: RuleError) -> ResponseReturnValue:
-    return _host_page(token, season_id, action="signups", exc=exc)
+    return host_page(token, season_id, action="signups", exc=exc)
 
 
 @bp.post("/season-host/<token>/signups")
 def toggle(token: str) -> ResponseReturnValue:
-    season_id = _host_season(token)
+    season_id = host_season(token)
     form = SignupsForm()
     try:
         if not form.validate():
@@ -183,8 +184,8 @@ def toggle(token: str) -> ResponseReturnValue:
     except RuleError as exc:
         return _host_refused(token, season_id, exc)
     if status.open:
-        return _done(token, "Sign-ups are open: post the sign-up link where players will see it.")
-    return _done(
+        return done(token, "Sign-ups are open: post the sign-up link where players will see it.")
+    return done(
         token,
         "Sign-ups are closed: no one can join now (you may open them again until the "
         "first Main Match).",
@@ -193,14 +194,14 @@ def toggle(token: str) -> ResponseReturnValue:
 
 @bp.post("/season-host/<token>/signups/remove")
 def remove(token: str) -> ResponseReturnValue:
-    season_id = _host_season(token)
+    season_id = host_season(token)
     form = RemovePlayerForm()
     try:
         if not form.validate():
             raise RuleError(form_problems(form))
-        name = signups().remove(season_id, _int(form.player.data))
+        name = signups().remove(season_id, read_int(form.player.data))
     except RuleError as exc:
         if "season/unknown_player" in exc.codes:
             exc = RuleError([Problem("season/unknown_player", "choose a player of the season")])
         return _host_refused(token, season_id, exc)
-    return _done(token, f"{name} is removed from the season; their season link opens nothing now.")
+    return done(token, f"{name} is removed from the season; their season link opens nothing now.")
