@@ -216,6 +216,7 @@ def test_the_layers_are_read() -> None:
     assert LAYERS[layer("referee.matches.orders")][0] == "service"
     assert LAYERS[layer("referee.matches.state")][0] == "visibility"
     assert LAYERS[layer("referee.notify.outbox")][0] == "service"
+    assert LAYERS[layer("referee.bench.server")][0] == "boundary"  # a package: its modules
 
 
 def test_every_import_points_down() -> None:
