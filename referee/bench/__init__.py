@@ -24,7 +24,8 @@
 - ``forfort_resolve_3p_per_s`` / ``forfort_resolve_4p_per_s``: whole random
   Forfort match files (3 or 4 players) resolved per second, on one core, and
   ``forfort_audit_seconds_max`` / ``forfort_audit_seconds_median``: a full
-  FO22 audit of a finished random 4-player match (:func:`referee.bench.engines.forfort_audit_bench`).
+  FO22 audit of a finished random 4-player match
+  (:func:`referee.bench.engines.forfort_audit_bench`).
 - ``fortune_famine_resolve_4p_short_per_s`` /
   ``fortune_famine_resolve_6p_full_per_s``: whole random Fortune & Famine
   match files (4 players short, 6 players full) resolved per second, on one
