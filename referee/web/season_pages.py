@@ -68,7 +68,7 @@ from referee.web.pages import (
     kept_in_session,
     now,
 )
-from referee.web.public import CreatePage
+from referee.web.public.create import CreatePage
 
 bp = Blueprint("seasons", __name__)
 
