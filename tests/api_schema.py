@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from referee.web.api import openapi_document
+from referee.web.openapi import openapi_document
 
 
 @cache

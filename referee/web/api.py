@@ -4,274 +4,27 @@ and every response about a match is made by :func:`referee.views.view_for`."""
 
 from __future__ import annotations
 
-import hmac
 import json
-import re
-from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.errors import Problem, RuleError
-from referee.jsonio import loads_strict
 from referee.markup import match_post
 from referee.models import Message
 from referee.notify.checks import SCHEDULE_KEYS
 from referee.notify.outbox import error_for_host
-from referee.orderschema import public_schema
-from referee.ruleset import (
-    DEFAULT_RULESET,
-    Phase,
-    Ruleset,
-    Setting,
-    Viewer,
-    get_ruleset,
-    ruleset_named_in,
-    ruleset_names,
-)
+from referee.ruleset import Viewer, ruleset_named_in
 from referee.views import preview_for, pulse_for, view_for
 from referee.web import referee
-from referee.web.common import base_url, check_post_format, check_text, parse_deadline
+from referee.web.api_common import bearer, check_admin_key, json_body, object_body
+from referee.web.common import base_url, check_post_format, parse_deadline
+from referee.web.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-OPENAPI = Path(__file__).with_name("openapi.json")
 MAX_ROUND = 2**31 - 1
-
-
-def _body() -> Any:
-    """The request's JSON body, strictly parsed (repeated keys are refused), with
-    plain text only in its strings."""
-    data = request.get_data(cache=True)
-    if not data.strip():
-        return {}
-    body = loads_strict(data, "the request body")
-    check_text(body, "the request body")
-    return body
-
-
-def _object_body(known: Iterable[str]) -> dict[str, Any]:
-    """The body as a JSON object with only ``known`` keys (a misspelt key is
-    refused rather than silently ignored)."""
-    body = _body()
-    if not isinstance(body, dict):
-        raise RuleError.single("request/not_an_object", "the request body must be a JSON object")
-    allowed = list(known)
-    unknown = [k for k in body if k not in allowed]
-    if unknown:
-        expected = ", ".join(allowed) if allowed else "nothing"
-        raise RuleError(
-            Problem("request/unknown_field", f"unknown key '{k}' (this call takes {expected})", k)
-            for k in unknown
-        )
-    return body
-
-
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3 description of this API: the game-agnostic base kept beside
-    this module, whose ``x-generated`` schemas (``MatchView``, ``CreateMatch``,
-    ``OrderBody``, ``Result``, ``MatchFile``, ``Audit``) are made here from the
-    registered rulesets, each game's own parts named ``<Game>...`` (see
-    :meth:`referee.ruleset.Ruleset.openapi_components`). Made once per set of
-    registered games: registering or unregistering one makes it again."""
-    return _openapi_document(tuple((name, type(get_ruleset(name))) for name in ruleset_names()))
-
-
-@lru_cache(maxsize=8)
-def _openapi_document(registered: tuple[tuple[str, type[Ruleset]], ...]) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(OPENAPI.read_text(encoding="utf-8"))
-    schemas: dict[str, Any] = doc["components"]["schemas"]
-    base = dict(schemas)
-    games = [get_ruleset(name) for name, _ in registered]
-    prefixes = {rules.name: _prefix(rules.name) for rules in games}
-    for rules in games:
-        for name, made in _game_schemas(base, rules, prefixes[rules.name]).items():
-            if name in schemas:
-                raise ValueError(f"{rules.name}: the OpenAPI schema {name} is made twice")
-            schemas[name] = made
-
-    def each(role: str, fallback: dict[str, Any]) -> list[dict[str, Any]]:
-        found = [_ref(prefixes[r.name] + role) for r in games if prefixes[r.name] + role in schemas]
-        return found + ([fallback] if len(found) < len(games) else [])
-
-    def union(name: str, key: str, options: list[dict[str, Any]]) -> None:
-        schemas[name] = {"description": base[name]["description"], key: options}
-
-    union("MatchView", "oneOf", [_ref(prefixes[r.name] + "MatchView") for r in games])
-    schemas["MatchView"]["discriminator"] = {
-        "propertyName": "ruleset",
-        "mapping": {r.name: SCHEMAS + prefixes[r.name] + "MatchView" for r in games},
-    }
-    union("CreateMatch", "oneOf", [_ref(prefixes[r.name] + "CreateMatch") for r in games])
-    union("OrderBody", "anyOf", [_ref(prefixes[r.name] + "OrderBody") for r in games])
-    union("Result", "anyOf", each("Result", {"type": "object"}))
-    union("MatchFile", "anyOf", each("MatchFile", {"type": "object"}))
-    union("Audit", "anyOf", each("Audit", {"type": "object"}))
-    left = sorted(name for name, schema in schemas.items() if GENERATED in schema)
-    if left:
-        raise ValueError(f"openapi.json: no maker for the generated schemas {', '.join(left)}")
-    return doc
-
-
-SCHEMAS = "#/components/schemas/"
-GENERATED = "x-generated"  # a base schema openapi_document makes from the rulesets
-
-
-def _ref(name: str) -> dict[str, Any]:
-    return {"$ref": SCHEMAS + name}
-
-
-def _prefix(ruleset: str) -> str:
-    """The prefix of a game's schema names: ``rocky-river`` gives ``RockyRiver``."""
-    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ruleset) if p)
-
-
-def _rehome(
-    schema: Any, own: Collection[str], base: Collection[str], prefix: str, game: str
-) -> Any:
-    """``schema`` with its references to the game's own schemas prefixed; a
-    reference to neither the game's nor the base's schemas is refused."""
-    if isinstance(schema, list):
-        return [_rehome(v, own, base, prefix, game) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _rehome(v, own, base, prefix, game) for k, v in schema.items()}
-    target = schema.get("$ref")
-    if isinstance(target, str):
-        name = target.removeprefix(SCHEMAS)
-        if target.startswith(SCHEMAS) and name in own:
-            out["$ref"] = SCHEMAS + prefix + name
-        elif not (target.startswith(SCHEMAS) and name in base):
-            raise ValueError(f"{game}: openapi_components refers to {target}, which is not known")
-    return out
-
-
-def _setting_schema(setting: Setting) -> dict[str, Any]:
-    """The JSON Schema of a game's typed setting (see :func:`check_game_settings`)."""
-    choices = list(setting.choices)
-    value: dict[str, Any]
-    if setting.kind == "flag":
-        value = {"type": "boolean"}
-    elif setting.kind == "choice":
-        value = {"type": "string", "enum": choices}
-    elif setting.kind == "order":
-        every = len(choices)
-        item = {"type": "string", "enum": choices}
-        value = {"type": "array", "items": item, "minItems": every, "maxItems": every}
-        value["uniqueItems"] = True
-    else:
-        name = {"type": "string", "minLength": 1, "maxLength": 40}
-        value = {"type": "object", "propertyNames": {"enum": choices}}
-        value["additionalProperties"] = name
-    default = json.loads(json.dumps(setting.default))
-    about = setting.label + (f" ({setting.help})" if setting.help else "")
-    value["description"] = f"{about}. Default {json.dumps(default)}."
-    value["default"] = default
-    return value
-
-
-def _game_schemas(base: dict[str, Any], rules: Ruleset, prefix: str) -> dict[str, Any]:
-    """One game's schemas: its own (:meth:`Ruleset.openapi_components`, renamed)
-    and those made from its phases, settings, set-up keys and players."""
-    own = rules.openapi_components()
-    out = {prefix + k: _rehome(v, own, base, prefix, rules.name) for k, v in own.items()}
-    seats = {"minItems": rules.min_players, "maxItems": rules.max_players}
-
-    settings = dict(base["ServiceSettings"]["properties"])
-    settings.update({s.key: _setting_schema(s) for s in rules.settings})
-    out[prefix + "Settings"] = {
-        "type": "object",
-        "description": f"{rules.title}'s settings: the service's and the game's own.",
-        "additionalProperties": False,
-        "properties": settings,
-    }
-    out[prefix + "SettingsOut"] = {
-        "allOf": [_ref(prefix + "Settings"), {"type": "object", "required": list(settings)}]
-    }
-
-    shared = base["CreateShared"]
-    setup = out.get(prefix + "Setup", {})
-    create = {"name": shared["properties"]["name"]}
-    create.update({key: setup.get("properties", {}).get(key, {}) for key in rules.setup_keys})
-    create["players"] = {**shared["properties"]["players"], **seats}
-    create["settings"] = {
-        **shared["properties"]["settings"],
-        "anyOf": [_ref(prefix + "Settings"), {"type": "null"}],
-    }
-    for key in ("notify", "schedule"):  # issue 14: the same for every game
-        create[key] = shared["properties"][key]
-    ruleset: dict[str, Any] = {"type": "string", "const": rules.name}
-    required = [*shared["required"], *(k for k in setup.get("required", ()) if k in create)]
-    if rules.name == DEFAULT_RULESET:
-        ruleset["default"] = rules.name
-    else:
-        required.append("ruleset")
-    create["ruleset"] = ruleset
-    out[prefix + "CreateMatch"] = {
-        "type": "object",
-        "title": rules.title,
-        "required": required,
-        "additionalProperties": False,
-        "properties": create,
-    }
-
-    fields = base["OrderFields"]["properties"]
-    by_key: dict[str, list[Phase]] = {}
-    for phase in rules.phases:
-        by_key.setdefault(phase.order_key, []).append(phase)
-    bodies = []
-    for key, phases in by_key.items():
-        values = [public_schema(p.schema) for p in phases]
-        bodies.append(
-            {
-                "type": "object",
-                "title": f"{rules.title}: {', '.join(p.name for p in phases)}",
-                "required": [key],
-                "additionalProperties": False,
-                "properties": {
-                    "seat": fields["seat"],
-                    key: values[0] if len(values) == 1 else {"anyOf": values},
-                    "round": fields["round"],
-                },
-            }
-        )
-    keys = ", ".join(f"`{key}`" for key in by_key)
-    out[prefix + "OrderBody"] = {
-        "description": f"A {rules.title} order: exactly one of {keys}, the open round's.",
-        "oneOf": bodies,
-    }
-
-    # an export is the game's match file with the keys every export adds (issue 27):
-    # a game's own MatchFile, which may allow no other key, has them too
-    match_file = out.get(prefix + "MatchFile")
-    if isinstance(match_file, dict) and "properties" in match_file:
-        added = base["ExportKeys"]["properties"]
-        match_file["properties"] = {**added, **match_file["properties"]}
-
-    view = base["ViewShared"]
-    game = out.get(prefix + "View", {})
-    properties = {**view["properties"], **game.get("properties", {})}
-    phase_names = {"properties": {"phase": {"enum": [p.name for p in rules.phases]}}}
-    properties.update(
-        ruleset={"type": "string", "const": rules.name},
-        settings=_ref(prefix + "SettingsOut"),
-        players={**view["properties"]["players"], **seats},
-        rounds={"type": "array", "items": {"allOf": [_ref("Round"), phase_names]}},
-    )
-    made: dict[str, Any] = {
-        "type": "object",
-        "title": rules.title,
-        "description": f"A {rules.title} match as one viewer may see it.",
-        "required": list(dict.fromkeys([*view["required"], *game.get("required", ())])),
-        "properties": properties,
-    }
-    if "additionalProperties" in game:
-        made["additionalProperties"] = game["additionalProperties"]
-    out[prefix + "MatchView"] = made
-    return out
 
 
 @bp.get("/openapi.json")
@@ -279,17 +32,9 @@ def openapi() -> Response:
     return jsonify(openapi_document())
 
 
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
 def _viewer(match_id: str) -> Viewer:
     """The caller, from its token; 401 without one, 403 with one for another match."""
-    token = _bearer()
+    token = bearer()
     if token is None:
         raise RuleError.single(
             "auth/unauthorized", "this needs a host or seat token: Authorization: Bearer TOKEN"
@@ -305,23 +50,11 @@ def _host(match_id: str) -> None:
         raise RuleError.single("auth/forbidden", "only the host may do this")
 
 
-def check_admin_key(what: str) -> None:
-    """On a server with an admin key, only its holders create ``what`` (matches,
-    seasons): ``auth/unauthorized`` for anyone else."""
-    admin_key = current_app.config.get("ADMIN_KEY")
-    if admin_key:
-        token = _bearer() or ""
-        if not hmac.compare_digest(token.encode(), str(admin_key).encode()):
-            raise RuleError.single(
-                "auth/unauthorized", f"creating {what} on this server needs the admin key"
-            )
-
-
 @bp.post("/matches")
 def create_match() -> tuple[Response, int]:
     check_admin_key("matches")
-    rules = ruleset_named_in(_body())
-    body = _object_body(
+    rules = ruleset_named_in(json_body())
+    body = object_body(
         ("name", *rules.setup_keys, "players", "settings", "ruleset", "notify", "schedule")
     )
     created = referee().create_match(
@@ -375,7 +108,7 @@ def my_view(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/rounds/open")
 def open_round(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body(("deadline",))
+    body = object_body(("deadline",))
     deadline = parse_deadline(body["deadline"]) if body.get("deadline") is not None else None
     referee().open_round(match_id, deadline)
     return jsonify(view_for(referee().state(match_id), Viewer.host()))
@@ -397,7 +130,7 @@ def put_order(match_id: str) -> Response:
     # the hot path: a seat link this process has seen for this match is not looked
     # up again here; the service's guarded statement checks it while storing, and
     # any refusal first checks it as every request does (403 for a stale link)
-    token = _bearer()
+    token = bearer()
     hint = referee().seat_link_hint(token) if token else None
     if hint is None or hint[0] != match_id:
         return _put_order(match_id, _viewer(match_id), None)
@@ -413,7 +146,7 @@ def _put_order(match_id: str, viewer: Viewer, unchecked: str | None) -> Response
     only :meth:`Referee.seat_link_hint` vouches for it)."""
     rules = referee().ruleset_of(match_id)
     keys = list(dict.fromkeys(p.order_key for p in rules.phases))
-    body = _object_body(("seat", "round", *keys))
+    body = object_body(("seat", "round", *keys))
     host_entered = viewer.kind == "host"
     meant = _whole_number(body, "round", "round/bad_number", "the round number (1, 2, ...)")
     if host_entered:
@@ -453,7 +186,7 @@ def _put_order(match_id: str, viewer: Viewer, unchecked: str | None) -> Response
 @bp.post("/matches/<match_id>/rounds/close")
 def close_round(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body(("round",))
+    body = object_body(("round",))
     number = _whole_number(body, "round", "round/bad_number", "a round number (1, 2, ...)")
     rnd = referee().close_round(match_id, number)
     view = view_for(referee().state(match_id), Viewer.public())
@@ -463,7 +196,7 @@ def close_round(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/rounds/deadline")
 def set_deadline(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body(("deadline",))
+    body = object_body(("deadline",))
     raw = body.get("deadline")
     referee().extend_deadline(match_id, parse_deadline(raw) if raw is not None else None)
     return jsonify(view_for(referee().state(match_id), Viewer.host()))
@@ -500,7 +233,7 @@ def reveal(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/tokens")
 def reissue(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body(("seat",))
+    body = object_body(("seat",))
     who = body.get("seat")
     seats = referee().state(match_id).setup.seats
     if who is not None and (type(who) is not int or who not in seats):
@@ -593,7 +326,7 @@ def _schedule_of(match_id: str) -> dict[str, Any]:
 @bp.put("/matches/<match_id>/schedule")
 def set_schedule(match_id: str) -> Response:
     _host(match_id)
-    body = _object_body(SCHEDULE_KEYS)
+    body = object_body(SCHEDULE_KEYS)
     now = _schedule_of(match_id)
     try:
         referee().set_schedule(
@@ -617,7 +350,7 @@ def set_email(match_id: str) -> Response:
         raise RuleError.single(
             "auth/forbidden", "only the seat itself may set its e-mail address (its own token)"
         )
-    body = _object_body(("email",))
+    body = object_body(("email",))
     if "email" not in body:
         raise RuleError.single(
             "notify/bad_email",

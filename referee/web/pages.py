@@ -82,7 +82,7 @@ def now() -> datetime:
 
 # The keys of the signed session that hold entries kept for the page after a
 # POST (POST/redirect/GET): each a list of dicts, newest first, each with its
-# ``at`` (a timestamp). A new match's links (referee.web.public), a re-issued
+# ``at`` (a timestamp). A new match's links (referee.web.public.create), a re-issued
 # link (referee.web.host) and a new season's links (referee.web.season_pages.new; a
 # season match's host link is derived, never kept: issue 23).
 KEPT_KEYS = ("new_matches", "reissued_links", "new_seasons")

@@ -24,7 +24,7 @@ from referee.seasons.state import MainOutcome, MatchHostLink
 from referee.seasons.views import SeasonViewer, season_view
 from referee.service import Created
 from referee.web import seasons
-from referee.web.api import _bearer, _body, _object_body, check_admin_key
+from referee.web.api_common import bearer, check_admin_key, json_body, object_body
 from referee.web.common import base_url
 from referee.web.ratelimit import retry_after
 from referee.web.signups import TOO_MANY, join_allowed, signups
@@ -47,7 +47,7 @@ def _named(exc: RuleError, fields: dict[str, str]) -> RuleError:
 def _caller(season_id: str) -> int | None:
     """The caller's player number (None: the host); 401 without a token, 403
     with one that is not of this season."""
-    token = _bearer()
+    token = bearer()
     if token is None:
         raise RuleError.single(
             "auth/unauthorized",
@@ -109,7 +109,7 @@ def _outcome(outcome: MainOutcome) -> dict[str, Any]:
 def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
     """A match's part of a body: ``game`` (default: the default ruleset), the game's own
     set-up fields and ``settings``; other keys (``keys``) of the call allowed."""
-    raw = _body()
+    raw = json_body()
     game = raw.get("game", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
     if not isinstance(game, str) or game not in ruleset_names():
         raise RuleError.single(
@@ -118,7 +118,7 @@ def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
             "game",
         )
     rules = get_ruleset(game)
-    body = _object_body(("game", *keys, *rules.setup_keys, "settings"))
+    body = object_body(("game", *keys, *rules.setup_keys, "settings"))
     return {
         "game": rules.name,
         "setup": {k: body[k] for k in rules.setup_keys if k in body},
@@ -133,7 +133,7 @@ def _game_parts(keys: tuple[str, ...]) -> dict[str, Any]:
 @bp.post("")
 def create_season() -> tuple[Response, int]:
     check_admin_key("seasons")
-    body = _object_body(("name", "players", "rules", "signups"))
+    body = object_body(("name", "players", "rules", "signups"))
     made = seasons().create_season(
         name=body.get("name"),
         players=body.get("players"),
@@ -167,7 +167,7 @@ def reissue_link(season_id: str, number: int) -> Response:
     """The host gives player ``number`` a new season link (shown once, here): the
     old one, and the seat links derived from it, stop working (issue 22)."""
     _host(season_id)
-    _object_body(())
+    object_body(())
     made = seasons().reissue_link(season_id, number)
     return jsonify(
         {
@@ -204,7 +204,7 @@ def matches(season_id: str) -> Response:
 def reissue_match_host(season_id: str, match_id: str) -> Response:
     """A new host token for a match made from the season: the old one stops working."""
     _host(season_id)
-    _object_body(())
+    object_body(())
     return jsonify(_host_link(seasons().reissue_match_host(season_id, match_id)))
 
 
@@ -225,7 +225,7 @@ def ledger(season_id: str) -> Response:
 @bp.post("/<season_id>/ledger")
 def add_entry(season_id: str) -> tuple[Response, int]:
     _host(season_id)
-    body = _object_body(("player", "change", "reason", "corrects"))
+    body = object_body(("player", "change", "reason", "corrects"))
     corrects = body.get("corrects")
     if corrects is not None and type(corrects) is not int:
         raise RuleError.single(
@@ -274,7 +274,7 @@ def outcome(season_id: str, number: int) -> Response:
 @bp.post(EPISODE + "/outcome")
 def record_main(season_id: str, number: int) -> Response:
     _host(season_id)
-    _object_body(())
+    object_body(())
     return jsonify(_outcome(seasons().record_main(season_id, number)))
 
 
@@ -294,7 +294,7 @@ def opponents(season_id: str, number: int) -> Response:
 @bp.post(EPISODE + "/opponent")
 def choose_opponent(season_id: str, number: int) -> Response:
     chooser = _player(season_id)
-    body = _object_body(("opponent",))
+    body = object_body(("opponent",))
     seasons().choose_opponent(season_id, number, chooser=chooser, opponent=body.get("opponent"))
     return jsonify(_episode(season_id, number))
 
@@ -302,7 +302,7 @@ def choose_opponent(season_id: str, number: int) -> Response:
 @bp.post(EPISODE + "/token")
 def use_token(season_id: str, number: int) -> Response:
     player = _player(season_id)
-    _object_body(())
+    object_body(())
     seasons().use_token(season_id, number, player=player)
     return jsonify(_episode(season_id, number))
 
@@ -319,7 +319,7 @@ def create_death_match(season_id: str, number: int) -> tuple[Response, int]:
 @bp.post(EPISODE + "/death-result")
 def record_death(season_id: str, number: int) -> Response:
     _host(season_id)
-    body = _object_body(("loser",))
+    body = object_body(("loser",))
     seasons().record_death(season_id, number, loser=body.get("loser"))
     return jsonify(_episode(season_id, number))
 
@@ -349,7 +349,7 @@ def signups_status(season_id: str) -> Response:
 @bp.post("/<season_id>/signups")
 def set_signups(season_id: str) -> Response:
     _host(season_id)
-    body = _object_body(("open",))
+    body = object_body(("open",))
     if "open" not in body:
         raise RuleError.single("season/bad_signups", "say 'open': true or false", "open")
     signups().set_open(season_id, body["open"])
@@ -370,7 +370,7 @@ def join(token: str) -> tuple[Response, int] | tuple[Response, int, dict[str, st
     season_id = signups().find(token)
     if season_id is None:
         raise RuleError.single("season/not_found", "this sign-up link opens nothing here")
-    body = _object_body(("name", "email"))
+    body = object_body(("name", "email"))
     if not join_allowed(season_id):
         refusal = {"errors": [{"code": "request/rate_limited", "message": TOO_MANY}]}
         return jsonify(refusal), 429, {"Retry-After": str(retry_after(current_app))}

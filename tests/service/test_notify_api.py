@@ -24,7 +24,7 @@ from sqlmodel import Session, select
 
 from referee.models import Message
 from referee.notify.outbox import deliver_due
-from referee.web.api import openapi_document
+from referee.web.openapi import openapi_document
 
 from .conftest import PLAYERS, AppMaker
 

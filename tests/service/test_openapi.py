@@ -29,7 +29,7 @@ from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from referee.web import create_app
-from referee.web.api import openapi_document
+from referee.web.openapi import openapi_document
 
 from .conftest import drop_schemas, postgres_schema
 from .test_seasons import at_balances, game_parts, play_to_the_end, seed_where

@@ -35,7 +35,8 @@ from referee.ruleset import (
 )
 from referee.rulesets.forks_2e.cards import ALL_CARDS
 from referee.rulesets.forks_2e.match import resolve as resolve_forks
-from referee.web.api import _prefix, openapi_document
+from referee.web.openapi import openapi_document
+from referee.web.openapi import prefix as _prefix
 
 SCHEMAS = "#/components/schemas/"
 TOY = Toy.name

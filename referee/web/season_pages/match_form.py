@@ -11,7 +11,7 @@ from referee.ruleset import DEFAULT_RULESET, get_ruleset
 from referee.seasons.rules import main_match_players
 from referee.web.game import SetupRead, read_settings
 from referee.web.pages import clock_of, deadline_hours_of, group_problems
-from referee.web.public import CreatePage
+from referee.web.public.create import CreatePage
 from referee.web.season_pages.common import games
 
 

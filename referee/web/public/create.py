@@ -1,10 +1,5 @@
-"""Web pages for the public: the home page, creating a match, a match's public
-page and its forum post.
-
-Every page about a match is rendered from :func:`referee.views.view_for`, never
-from stored rows. The helpers the pages share are in :mod:`referee.web.pages`
-(a game's own in its web module, see :mod:`referee.web.game`); a refusal that
-is not shown on a form is answered by the app's one RuleError handler.
+"""Creating a match: the create form of each game (:class:`CreatePage`), the
+``/new`` page, and the page of a new match's secret links.
 
 Creating a match is POST/redirect/GET: the POST stores the match and redirects
 to ``/new/<match id>``, which shows its secret links. The links are kept for
@@ -22,37 +17,17 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import abort, current_app, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from limits import parse as parse_limit
 
 from forms.host import ActionForm
 from forms.match import create_match_form, setting_field_name
-from forms.notify import LinkRequestForm
 from referee.errors import Problem, RuleError
-from referee.markup import match_post
-from referee.notify.checks import check_email
-from referee.resources import bundled_dir
 from referee.ruleset import Ruleset, Viewer, get_ruleset, ruleset_names
 from referee.service import SERVICE_SETTINGS
-from referee.views import revealed_orders, view_for
-from referee.web import csrf, referee
-from referee.web.calendars import feed_links
-from referee.web.common import base_url, check_post_format, external_url, status_for
+from referee.views import view_for
+from referee.web import referee
+from referee.web.common import base_url, external_url, status_for
 from referee.web.game import GameWeb, SetupRead, read_settings, web_for
 from referee.web.pages import (
     clock_of,
@@ -63,11 +38,8 @@ from referee.web.pages import (
     kept_in_session,
     now,
     typed_number,
-    view_context,
 )
-from referee.web.ratelimit import EXTENSION
-
-bp = Blueprint("public", __name__)
+from referee.web.public.common import bp, mail_enabled, registered_games
 
 # the create form's fields of issue 14 (a problem names one of them)
 NOTIFY_FIELDS = ("webhook_url", "remind_before_hours", "auto_open")
@@ -85,23 +57,6 @@ LINKS_GONE = (
     "The links of a new match are shown only to the browser that created it, for one hour "
     "after creating it. The host can re-issue any link from the dashboard."
 )
-
-
-# ---- pages ------------------------------------------------------------------
-
-
-@bp.get("/")
-def index() -> str:
-    return render_template("public/index.html", games=_games())
-
-
-def _games() -> list[dict[str, Any]]:
-    """Every registered game, for people: name, title, players and web parts."""
-    out = []
-    for name in ruleset_names():
-        rules = get_ruleset(name)
-        out.append({"name": name, "rules": rules, "web": web_for(rules)})
-    return out
 
 
 def default_game() -> str | None:
@@ -180,11 +135,6 @@ class CreatePage:
         return players
 
 
-def _mail_enabled() -> bool:
-    """Whether this server sends e-mail (its operator set REFEREE_SMTP_URL)."""
-    return referee().notify.mail_enabled
-
-
 def _notify_of(form: Any, emails: dict[str, str]) -> tuple[dict[str, Any], list[Problem]]:
     """The create form's notification fields as the service's ``notify``
     object, and the problems of reading them (reminders that are not numbers)."""
@@ -216,7 +166,7 @@ def _chosen_game() -> str | None:
 def new_match() -> ResponseReturnValue:
     chosen = _chosen_game()
     admin_key = current_app.config.get("ADMIN_KEY")
-    games = _games()
+    games = registered_games()
     if chosen is None:  # several games and none chosen: the page offers them
         return render_template(
             "public/new.html",
@@ -245,7 +195,7 @@ def new_match() -> ResponseReturnValue:
             report=report,
             checked=checked,
             need_admin_key=bool(admin_key),
-            mail_enabled=_mail_enabled(),
+            mail_enabled=mail_enabled(),
         )
 
     if not form.is_submitted():
@@ -278,7 +228,7 @@ def new_match() -> ResponseReturnValue:
         status = status_for(RuleError(problems)) if problems else 200
         return page(problems, report, checked=not problems), status
     players = create.players(form)
-    notify, unread_notify = _notify_of(form, create.emails(form) if _mail_enabled() else {})
+    notify, unread_notify = _notify_of(form, create.emails(form) if mail_enabled() else {})
     settings: dict[str, Any] = {
         "deadline_hours": deadline_hours_of(form.deadline_hours.data, form.deadline_unit.data),
         "close_early": bool(form.close_early.data),
@@ -439,309 +389,3 @@ def forget_links(match_id: str) -> ResponseReturnValue:
         raise RuleError(form_problems(form))
     session[SESSION_KEY] = [e for e in _kept() if e.get("id") != match_id]
     return redirect(url_for("public.match_page", match_id=match_id), code=303)
-
-
-@bp.get("/matches/<match_id>")
-def match_page(match_id: str) -> ResponseReturnValue:
-    return _match_page(match_id)
-
-
-def _match_page(
-    match_id: str, link_form: LinkRequestForm | None = None, problems: list[Problem] | None = None
-) -> str:
-    """A match's public page (``link_form`` and ``problems``: the "lost your
-    private link?" form as sent, and its refusal)."""
-    state = referee().state(match_id)
-    view = view_for(state, Viewer.public())
-    return render_template(
-        "public/match.html",
-        mail_enabled=_mail_enabled(),
-        link_form=link_form or LinkRequestForm(formdata=None),
-        link_errors=[p.message for p in problems or []],
-        **view_context(view),
-        revealed_orders=revealed_orders(view),
-        calendar=feed_links(state),
-    )
-
-
-# ---- lost links and unsubscribing (issue 14) ---------------------------------
-
-LINK_SALT = "seat-link"
-LINK_MAX_AGE = 3600  # seconds a link sent by e-mail works
-LINK_SENT = "If that address belongs to a seat of this match, an e-mail with a link is on its way."
-# "send me my link again" requests, by client address and by match (Flask-Limiter
-# limit strings; set in the app's config to change them)
-LINK_LIMITS = {
-    "RATELIMIT_LINK_REQUESTS": "5 per hour",
-    "RATELIMIT_LINK_REQUESTS_PER_MATCH": "20 per hour",
-}
-
-
-def _link_serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=LINK_SALT)
-
-
-def _link_allowed(match_id: str) -> bool:
-    """Count one link request against both limits (:data:`LINK_LIMITS`); False
-    when either is used up. Each request costs an e-mail to a third party, so
-    both the asking address and the match are limited."""
-    limiter: Limiter | None = current_app.extensions.get(EXTENSION)
-    if (
-        limiter is None
-        or not limiter.enabled
-        or not current_app.config.get("RATELIMIT_ENABLED", True)
-    ):
-        return True
-
-    def limit(key: str) -> Any:
-        return parse_limit(str(current_app.config.get(key) or LINK_LIMITS[key]))
-
-    by_client = limiter.limiter.hit(limit("RATELIMIT_LINK_REQUESTS"), "link", get_remote_address())
-    return by_client and limiter.limiter.hit(
-        limit("RATELIMIT_LINK_REQUESTS_PER_MATCH"), "link-match", match_id
-    )
-
-
-@bp.post("/matches/<match_id>/link")
-def request_link(match_id: str) -> ResponseReturnValue:
-    """ "Lost your private link?": e-mail a one-time link to the seat whose
-    address this is. The answer is the same whether or not it is one."""
-    referee().state(match_id)  # 404 for no such match
-    form = LinkRequestForm()
-    problems: list[Problem] = []
-    if not form.validate():
-        problems = form_problems(form)
-    elif not _mail_enabled():
-        problems = [
-            Problem("notify/no_mail", "this server sends no e-mail, so it cannot send links")
-        ]
-    else:
-        try:
-            check_email(form.email.data or "", "your address")
-        except RuleError as exc:
-            problems = [Problem(p.code, p.message, "email") for p in exc.problems]
-    if problems:
-        page = _match_page(match_id, link_form=form, problems=problems)
-        return page, status_for(RuleError(problems))
-    if not _link_allowed(match_id):
-        return (
-            render_template(
-                "error.html",
-                code=429,
-                title="Too many requests",
-                message="Too many links were asked for from your address or for this match; "
-                "wait an hour and try again. No e-mail was sent.",
-            ),
-            429,
-            {"Retry-After": "3600"},
-        )
-
-    def make_link(seat: int, fingerprint: str) -> str:
-        signed = _link_serializer().dumps([match_id, seat, fingerprint])
-        return url_for("public.seat_link", signed=signed)
-
-    referee().request_link(match_id, form.email.data or "", make_link)
-    flash(LINK_SENT, "notice")
-    return redirect(url_for("public.match_page", match_id=match_id) + "#lost-link", code=303)
-
-
-class _LinkRefused(Exception):
-    def __init__(self, status: int, title: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.title, self.message = status, title, message
-
-
-LINK_USED = (
-    "This link has been used already, or the seat's private link has changed since it "
-    "was sent. Ask for a new one on the match's public page if you still need it."
-)
-
-
-def _seat_link(signed: str) -> tuple[str, int, str]:
-    """The match, seat and fingerprint of a link sent by e-mail; refused
-    (:class:`_LinkRefused`) when it is not one of ours or is over an hour old."""
-    try:
-        data = _link_serializer().loads(signed, max_age=LINK_MAX_AGE)
-    except SignatureExpired:
-        raise _LinkRefused(
-            410,
-            "This link has expired",
-            "A link sent by e-mail works for one hour. Ask for a new one on the match's "
-            "public page (“Lost your private link?”).",
-        ) from None
-    except BadSignature:
-        data = None
-    ok = (
-        isinstance(data, list)
-        and len(data) == 3
-        and isinstance(data[0], str)
-        and isinstance(data[1], int)
-        and isinstance(data[2], str)
-    )
-    if not ok:
-        raise _LinkRefused(
-            400,
-            "This link is not valid",
-            "This address is not a link this server sent (it may have been cut short when "
-            "copied). Open the link from the e-mail again, or ask for a new one.",
-        )
-    return data[0], data[1], data[2]
-
-
-def _refused_page(exc: _LinkRefused) -> ResponseReturnValue:
-    return render_template(
-        "error.html", code=exc.status, title=exc.title, message=exc.message
-    ), exc.status
-
-
-@bp.route("/link/<signed>", methods=["GET", "POST"])
-def seat_link(signed: str) -> ResponseReturnValue:
-    """A link sent by e-mail. GET shows a button and changes nothing (mail
-    scanners open links); its POST gives the seat a new private link."""
-    try:
-        match_id, seat, fingerprint = _seat_link(signed)
-    except _LinkRefused as exc:
-        return _refused_page(exc)
-    state = referee().state(match_id)
-    row = next((s for s in state.seats if s.seat == seat), None)
-    if row is None or row.token_hash[:16] != fingerprint:
-        return _refused_page(_LinkRefused(410, "This link has been used", LINK_USED))
-    form = ActionForm()
-    if request.method == "POST":
-        if not form.validate():
-            raise RuleError(form_problems(form))
-        try:
-            token = referee().redeem_link(match_id, seat, fingerprint)
-        except RuleError:
-            return _refused_page(_LinkRefused(410, "This link has been used", LINK_USED))
-        flash("This is your new private link: bookmark it; the old one no longer works.", "notice")
-        return redirect(url_for("player.play", token=token), code=303)
-    response = current_app.make_response(
-        render_template(
-            "notify/link.html",
-            view=view_for(state, Viewer.public()),
-            seat=seat,
-            name=row.name,
-            form=ActionForm(formdata=None),
-            action=url_for("public.seat_link", signed=signed),
-        )
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-@bp.route("/unsubscribe/<key>", methods=["GET", "POST"])
-def unsubscribe(key: str) -> ResponseReturnValue:
-    """Stop a seat's e-mails. GET asks first (mail scanners open links); POST
-    does it, from the page's button or as an RFC 8058 one-click POST
-    (``List-Unsubscribe=One-Click``) from a mail program, which carries no CSRF
-    token: the exemption is this view's alone, and the key is the secret."""
-    if request.method == "GET":
-        found = referee().unsubscribe_target(key)
-        if found is None:
-            abort(404, description=UNSUBSCRIBE_UNKNOWN)
-        return _unsubscribe_page(key, found, done=False)
-    one_click = request.form.get("List-Unsubscribe") == "One-Click"
-    if not one_click and current_app.config.get("WTF_CSRF_ENABLED", True):
-        csrf.protect()  # the page's button: checked as every form is ("The form expired")
-    done = referee().unsubscribe(key)
-    if done is None:
-        abort(404, description=UNSUBSCRIBE_UNKNOWN)
-    if one_click:
-        return Response("Unsubscribed: no more e-mails about this match.\n", mimetype="text/plain")
-    return _unsubscribe_page(key, done, done=True)
-
-
-# a mail program's one-click POST carries no CSRF token (the key is the secret)
-csrf.exempt(unsubscribe)
-
-UNSUBSCRIBE_UNKNOWN = (
-    "This unsubscribe link does not belong to any seat (it may have been cut short when "
-    "copied). Open it from the e-mail again."
-)
-
-
-def _unsubscribe_page(key: str, found: tuple[str, int], *, done: bool) -> ResponseReturnValue:
-    match_id, seat = found
-    state = referee().state(match_id)
-    name = next((s.name for s in state.seats if s.seat == seat), "")
-    response = current_app.make_response(
-        render_template(
-            "notify/unsubscribe.html",
-            view=view_for(state, Viewer.public()),
-            seat=seat,
-            name=name,
-            done=done,
-            form=ActionForm(formdata=None),
-            action=url_for("public.unsubscribe", key=key),
-        )
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-@bp.get("/matches/<match_id>/post")
-def post(match_id: str) -> ResponseReturnValue:
-    fmt = request.args.get("format", "markdown")
-    check_post_format(fmt, "format")
-    state = referee().state(match_id)
-    text = match_post(state.ruleset, view_for(state, Viewer.public()), fmt, base_url=base_url())
-    return Response(text, mimetype="text/plain")
-
-
-@bp.get("/matches/<match_id>/check")
-def check_page(match_id: str) -> ResponseReturnValue:
-    """How anyone checks this match (issue 27, docs/verify.md): its chain heads
-    so far and the exact commands, with the standalone script's address."""
-    state = referee().state(match_id)
-    view = view_for(state, Viewer.public())
-    titles = {r["number"]: r["title"] for r in view["rounds"]}
-    heads = [
-        {
-            "label": "start" if h.kind == "start" else str(h.round),
-            "title": "the start"
-            if h.kind == "start"
-            else titles.get(h.round or 0, "")
-            + (", its result corrected" if h.kind == "correction" else ""),
-            "head": h.head,
-        }
-        for h in state.chain
-    ]
-    return render_template(
-        "public/check.html",
-        view=view,
-        heads=heads,
-        script_url=external_url("public.check_script"),
-        page_url=external_url("public.match_page", match_id=match_id),
-    )
-
-
-@bp.get("/check_match.py")
-def check_script() -> ResponseReturnValue:
-    """The standalone check of an export (scripts/check_match.py): Python's
-    standard library only, short enough to read before running it."""
-    text = (bundled_dir("scripts") / "check_match.py").read_text(encoding="utf-8")
-    return Response(
-        text,
-        mimetype="text/x-python",
-        headers={"Content-Disposition": 'attachment; filename="check_match.py"'},
-    )
-
-
-@bp.get("/games/<game>/rules")
-def rules_page(game: str) -> ResponseReturnValue:
-    """A game's rules in plain words, with a diagram (its ``GameWeb.rules_template``)."""
-    if game not in ruleset_names():
-        abort(404)
-    rules = get_ruleset(game)
-    web = web_for(rules)
-    return render_template(web.rules_template, rules=rules, web=web, games=_games())
-
-
-@bp.get("/favicon.ico")
-def favicon() -> ResponseReturnValue:
-    """The site's icon where browsers look for it unasked (the pages name
-    ``static/favicon.svg`` in a ``<link rel="icon">``)."""
-    response = current_app.send_static_file("favicon.svg")
-    response.mimetype = "image/svg+xml"
-    return response
