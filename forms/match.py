@@ -70,19 +70,21 @@ class CreateMatchForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
     # issue 24: short steps (a match in one sitting) as well as steps of hours or days
     deadline_unit = SelectField(
         "Unit of the deadline",
-        choices=[("minutes", "minutes"), ("hours", "hours"), ("days", "days")],
+        choices=choices([("minutes", "minutes"), ("hours", "hours"), ("days", "days")]),
         default="hours",
         validate_choice=False,  # an unknown unit is refused by name (deadline_hours_of)
     )
     # issue 24: a clock per seat (referee.clocks), by speed profile or the host's own
     clock = SelectField(
         "Clock per player",
-        choices=[
-            ("", "No clock"),
-            ("live", "Live: 5 min + 1 min a step"),
-            ("post", "By post: 2 days + 12 h a step"),
-            ("custom", "My own (below)"),
-        ],
+        choices=choices(
+            [
+                ("", "No clock"),
+                ("live", "Live: 5 min + 1 min a step"),
+                ("post", "By post: 2 days + 12 h a step"),
+                ("custom", "My own (below)"),
+            ]
+        ),
         default="",
         validate_choice=False,  # an unknown choice is refused by name (clock_of)
     )
